@@ -1,0 +1,241 @@
+package io.fiberjvm;
+
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+import io.fiberjvm.backend.Backend;
+import io.fiberjvm.backend.BackendProvider;
+import io.fiberjvm.backend.JobSpec;
+import io.fiberjvm.config.ConfigKeys;
+import io.fiberjvm.config.FiberConfig;
+import io.fiberjvm.spi.Providers;
+import io.fiberjvm.transport.Connection;
+import io.fiberjvm.transport.Endpoint;
+import io.fiberjvm.transport.Router;
+import io.fiberjvm.transport.Transport;
+import io.fiberjvm.transport.TransportProvider;
+import io.fiberjvm.transport.TransportServer;
+import io.fiberjvm.transport.TransportSettings;
+import io.fiberjvm.worker.ShippedTarget;
+import io.fiberjvm.worker.WorkerMain;
+import io.fiberjvm.worker.WorkerRoutes;
+
+/**
+ * The runtime of one run: what a program opens to use job-backed processes, and closes when done.
+ *
+ * <p>It is an instance, not a global: a program may open several, each with its own configuration,
+ * backend, secret and listening port. Nothing listens until the first process is started. Closing it
+ * terminates every process it started and stops listening.
+ *
+ * <pre>{@code
+ * try (Fiber fiber = Fiber.open()) {
+ *     fiber.process(() -> System.out.println("hello from a child JVM"))
+ *          .name("hello")
+ *          .start()
+ *          .flatMap(FiberProcess::join)
+ *          .block();
+ * }
+ * }</pre>
+ */
+public final class Fiber implements AutoCloseable {
+
+	private static final SecureRandom RANDOM = new SecureRandom();
+
+	private final FiberConfig config;
+	private final String runId;
+	private final String secret;
+	private final Backend backend;
+	private final Transport transport;
+	private final Mono<TransportServer> server;
+	private final Map<String, ProcessSupervisor> processes = new ConcurrentHashMap<>();
+	private final AtomicLong counter = new AtomicLong();
+	private final AtomicBoolean closed = new AtomicBoolean();
+	private final Sinks.Empty<Void> onClose = Sinks.empty();
+	private volatile TransportServer bound;
+
+	Fiber(FiberConfig config) {
+		this.config = Objects.requireNonNull(config, "config");
+		byte[] random = new byte[32];
+		RANDOM.nextBytes(random);
+		this.secret = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+		this.runId = Long.toString(RANDOM.nextLong() >>> 38, 36);
+		this.transport = Providers.select(TransportProvider.class, config.get(ConfigKeys.TRANSPORT),
+				ConfigKeys.TRANSPORT.name(), "Add io.fiberjvm:fiber-rsocket-transport to the classpath.")
+				.create(TransportSettings.from(config, secret));
+		this.backend = Providers.select(BackendProvider.class, config.get(ConfigKeys.BACKEND),
+				ConfigKeys.BACKEND.name(), "The local backend ships with fiber-reactive-core.").create(config);
+		Endpoint bindAt = new Endpoint(config.get(ConfigKeys.HOST), config.get(ConfigKeys.PORT));
+		this.server = transport.bind(bindAt, this::accept).doOnNext(s -> bound = s).cache();
+	}
+
+	/** Opens a runtime configured from system properties, the environment and {@code ./.fiberconfig}. */
+	public static Fiber open() {
+		return builder().open();
+	}
+
+	/** A builder whose values win over every other configuration source. */
+	public static FiberBuilder builder() {
+		return FiberBuilder.standard();
+	}
+
+	/** The resolved configuration; children receive it too. */
+	public FiberConfig config() {
+		return config;
+	}
+
+	/** The name of the backend in use, for example {@code local}. */
+	public String backendName() {
+		return backend.name();
+	}
+
+	/** A short id of this run; it prefixes every job id. */
+	public String runId() {
+		return runId;
+	}
+
+	/** The transport this run's connections use, to serve and call routes of one's own. */
+	public Transport transport() {
+		return transport;
+	}
+
+	/** Where this run listens for its children; binds on first use. */
+	public Mono<Endpoint> address() {
+		return server.map(TransportServer::address);
+	}
+
+	/** A process that will run {@code target}, a serializable lambda or object. */
+	public ProcessCall process(FiberRunnable target) {
+		Objects.requireNonNull(target, "target");
+		return new ProcessCall(this, target, "process", ResourceSpec.of(target.getClass()));
+	}
+
+	/** A process that will create {@code targetClass} with its no-argument constructor and run it. */
+	public ProcessCall process(Class<? extends Runnable> targetClass) {
+		Objects.requireNonNull(targetClass, "targetClass");
+		return new ProcessCall(this, targetClass, targetClass.getSimpleName(), ResourceSpec.of(targetClass));
+	}
+
+	/** Processes started by this runtime that have not ended yet. */
+	public List<FiberProcess> liveProcesses() {
+		return processes.values().stream().filter(ProcessSupervisor::isAlive).map(FiberProcess.class::cast).toList();
+	}
+
+	/** Completes once {@link #close()} has finished. */
+	public Mono<Void> onClose() {
+		return onClose.asMono();
+	}
+
+	Mono<FiberProcess> launch(String name, ShippedTarget target, ResourceSpec resources) {
+		if (closed.get()) {
+			return Mono.error(new FiberException("this Fiber is closed; process '" + name + "' was not started"));
+		}
+		String jobId = jobIdFor(name);
+		return server.flatMap(s -> {
+			JobSpec spec = JobSpec.of(jobId, childCommand(s.address(), jobId))
+					.withEnvironment(childEnvironment())
+					.withResources(resources)
+					.withLabel("fiber-run", runId)
+					.withLabel("fiber-process", jobId);
+			ProcessSupervisor supervisor = new ProcessSupervisor(name, jobId, target, resources,
+					config.get(ConfigKeys.START_TIMEOUT));
+			processes.put(jobId, supervisor);
+			return backend.create(spec)
+					.doOnError(e -> processes.remove(jobId))
+					.map(job -> {
+						supervisor.attachJob(job);
+						job.onTerminal().subscribe(status -> processes.remove(jobId));
+						return (FiberProcess) supervisor;
+					});
+		});
+	}
+
+	private String jobIdFor(String name) {
+		String clean = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]+", "-").replaceAll("^-+|-+$", "");
+		if (clean.isEmpty()) {
+			clean = "process";
+		}
+		if (clean.length() > 40) {
+			clean = clean.substring(0, 40).replaceAll("-+$", "");
+		}
+		return clean + "-" + runId + "-" + counter.incrementAndGet();
+	}
+
+	private List<String> childCommand(Endpoint parent, String jobId) {
+		String java = config.get(ConfigKeys.JAVA);
+		if (java.isEmpty()) {
+			java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+		}
+		List<String> command = new ArrayList<>();
+		command.add(java);
+		command.addAll(config.get(ConfigKeys.JVM_OPTIONS));
+		command.add("-cp");
+		command.add(System.getProperty("java.class.path"));
+		command.add(WorkerMain.class.getName());
+		command.add("process");
+		command.add(parent.toString());
+		command.add(jobId);
+		return command;
+	}
+
+	private Map<String, String> childEnvironment() {
+		Map<String, String> env = new java.util.LinkedHashMap<>(config.toChildEnvironment());
+		env.put(WorkerRoutes.SECRET_ENV, secret);
+		return env;
+	}
+
+	private Router accept(Connection peer) {
+		ProcessSupervisor supervisor = processes.get(peer.peerName());
+		if (supervisor == null) {
+			throw new FiberException("no job-backed process of run " + runId + " is named '" + peer.peerName() + "'");
+		}
+		return supervisor.attach(peer);
+	}
+
+	/**
+	 * Terminates every process this runtime started (waiting at most the terminate grace plus a few
+	 * seconds), stops listening and closes the backend. Idempotent.
+	 */
+	@Override
+	public void close() {
+		if (!closed.compareAndSet(false, true)) {
+			return;
+		}
+		try {
+			Duration wait = config.get(ConfigKeys.TERMINATE_GRACE).plusSeconds(5);
+			Flux.fromIterable(new ArrayList<>(processes.values()))
+					.flatMap(p -> p.terminate().onErrorResume(e -> Mono.empty()))
+					.then()
+					.block(wait);
+		}
+		catch (RuntimeException timedOut) {
+			// the backend kills whatever is left below
+		}
+		finally {
+			TransportServer listening = bound;
+			if (listening != null) {
+				listening.dispose();
+			}
+			backend.close();
+			onClose.tryEmitEmpty();
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "Fiber[run " + runId + ", backend " + backend.name() + "]";
+	}
+}

@@ -1,0 +1,167 @@
+package io.fiberjvm;
+
+import java.time.Duration;
+import java.util.OptionalLong;
+import java.util.stream.Collectors;
+
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+import io.fiberjvm.backend.Job;
+import io.fiberjvm.backend.JobStatus;
+import io.fiberjvm.codec.Codec;
+import io.fiberjvm.transport.Connection;
+import io.fiberjvm.transport.Router;
+import io.fiberjvm.transport.Routes;
+import io.fiberjvm.worker.Outcome;
+import io.fiberjvm.worker.ShippedTarget;
+import io.fiberjvm.worker.WorkerRoutes;
+
+/**
+ * The parent's side of one job-backed process: it hands the child its target, records how the target
+ * ended and turns the job's exit into {@link #onExit()} and {@link #join()}.
+ */
+final class ProcessSupervisor implements FiberProcess {
+
+	private static final int LOG_LINES_IN_ERRORS = 20;
+
+	private final String name;
+	private final String jobId;
+	private final ShippedTarget target;
+	private final ResourceSpec resources;
+	private final Duration startTimeout;
+	private final Sinks.One<Job> job = Sinks.one();
+	private final Sinks.Empty<Void> running = Sinks.empty();
+	private volatile Job started;
+	private volatile Outcome outcome;
+	private volatile boolean connected;
+
+	ProcessSupervisor(String name, String jobId, ShippedTarget target, ResourceSpec resources, Duration startTimeout) {
+		this.name = name;
+		this.jobId = jobId;
+		this.target = target;
+		this.resources = resources;
+		this.startTimeout = startTimeout;
+	}
+
+	void attachJob(Job created) {
+		this.started = created;
+		job.tryEmitValue(created);
+		// A child that never connects is killed after the start timeout, so it cannot hang a caller.
+		Mono.delay(startTimeout)
+				.takeUntilOther(running.asMono().then(Mono.just(true)).onErrorReturn(true))
+				.takeUntilOther(created.onTerminal())
+				.subscribe(tick -> {
+					running.tryEmitError(new ProcessFailedException(name, -1, "process '" + name + "' (job " + jobId
+							+ ") did not connect back within " + startTimeout + " (fiber.start-timeout); it was killed", null));
+					created.terminate().subscribe();
+				});
+		created.onTerminal().subscribe(status -> {
+			if (!connected) {
+				describeEarlyExit(status).subscribe(running::tryEmitError);
+			}
+		});
+	}
+
+	/** The routes this process's child may call; the child is now connected. */
+	Router attach(Connection peer) {
+		connected = true;
+		return Routes.empty(Codec.smile())
+				.withResponse(WorkerRoutes.TARGET, String.class, ignored -> {
+					running.tryEmitEmpty();
+					return Mono.just(target);
+				})
+				.withResponse(WorkerRoutes.OUTCOME, Outcome.class, reported -> {
+					outcome = reported;
+					return Mono.just(Boolean.TRUE);
+				});
+	}
+
+	private Mono<Throwable> describeEarlyExit(JobStatus status) {
+		int code = status.exitCode() == null ? -1 : status.exitCode();
+		return logTail().map(tail -> new ProcessFailedException(name, code, "process '" + name + "' (job " + jobId
+				+ ") " + status.message() + " before it connected back; its output ends with:\n" + tail, null));
+	}
+
+	private Mono<String> logTail() {
+		Job current = started;
+		if (current == null) {
+			return Mono.just("(no output)");
+		}
+		return current.logs().takeLast(LOG_LINES_IN_ERRORS).collect(Collectors.joining("\n"))
+				.onErrorResume(e -> Mono.just("(output unreadable: " + e.getMessage() + ")"));
+	}
+
+	@Override
+	public String name() {
+		return name;
+	}
+
+	@Override
+	public String jobId() {
+		return jobId;
+	}
+
+	@Override
+	public OptionalLong pid() {
+		Job current = started;
+		return current == null ? OptionalLong.empty() : current.pid();
+	}
+
+	@Override
+	public ResourceSpec resources() {
+		return resources;
+	}
+
+	@Override
+	public Mono<Void> onRunning() {
+		return running.asMono();
+	}
+
+	@Override
+	public Mono<Integer> onExit() {
+		return job.asMono().flatMap(Job::onTerminal).map(status -> status.exitCode() == null ? -1 : status.exitCode());
+	}
+
+	@Override
+	public Mono<Void> join() {
+		return onExit().flatMap(code -> {
+			if (code == 0) {
+				return Mono.empty();
+			}
+			Outcome reported = outcome;
+			if (reported != null && reported.error() != null) {
+				RemoteException remote = RemoteException.decode(reported.error());
+				return Mono.error(new ProcessFailedException(name, code, "process '" + name + "' (job " + jobId
+						+ ") failed with exit code " + code + ": " + remote.getMessage(), remote));
+			}
+			return logTail().flatMap(tail -> Mono.error(new ProcessFailedException(name, code, "process '" + name
+					+ "' (job " + jobId + ") exited with code " + code + "; its output ends with:\n" + tail, null)));
+		});
+	}
+
+	@Override
+	public Mono<Void> terminate() {
+		return job.asMono().flatMap(Job::terminate);
+	}
+
+	@Override
+	public boolean isAlive() {
+		Job current = started;
+		if (current == null) {
+			return true;
+		}
+		return !current.status().isTerminal();
+	}
+
+	@Override
+	public Flux<String> logs() {
+		return job.asMono().flatMapMany(Job::logs);
+	}
+
+	@Override
+	public String toString() {
+		return "FiberProcess[" + name + ", job " + jobId + "]";
+	}
+}

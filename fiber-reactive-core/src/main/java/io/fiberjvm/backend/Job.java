@@ -1,0 +1,43 @@
+package io.fiberjvm.backend;
+
+import java.util.OptionalLong;
+
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * One running (or ended) job: a child process, a pod.
+ *
+ * <p>Status changes are driven by events (a process exit, a Kubernetes watch), never by polling.
+ */
+public interface Job {
+
+	/** The backend's name for the job, unique within a run. */
+	String id();
+
+	/** What the job was started from. */
+	JobSpec spec();
+
+	/** The operating-system process id, where the job is a local process. */
+	OptionalLong pid();
+
+	/** The latest status. */
+	JobStatus status();
+
+	/**
+	 * The job's status changes, starting with the current one; completes after the terminal status.
+	 * Every subscriber sees the latest status first.
+	 */
+	Flux<JobStatus> statuses();
+
+	/** Asks the job to stop, then kills it after the grace period; completes once it has ended. */
+	Mono<Void> terminate();
+
+	/** The job's output so far, line by line. */
+	Flux<String> logs();
+
+	/** Completes with the terminal status. */
+	default Mono<JobStatus> onTerminal() {
+		return statuses().filter(JobStatus::isTerminal).next();
+	}
+}

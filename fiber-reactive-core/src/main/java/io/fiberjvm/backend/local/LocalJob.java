@@ -1,0 +1,127 @@
+package io.fiberjvm.backend.local;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Schedulers;
+
+import io.fiberjvm.backend.Job;
+import io.fiberjvm.backend.JobSpec;
+import io.fiberjvm.backend.JobStatus;
+
+/** A child process on this machine; its status follows {@link Process#onExit()}. */
+final class LocalJob implements Job {
+
+	private final JobSpec spec;
+	private final Process process;
+	private final Path log;
+	private final Duration grace;
+	private final Sinks.Many<JobStatus> statuses = Sinks.many().replay().latest();
+	private volatile JobStatus status;
+
+	LocalJob(JobSpec spec, Process process, Path log, Duration grace) {
+		this.spec = spec;
+		this.process = process;
+		this.log = log;
+		this.grace = grace;
+		this.status = new JobStatus(JobStatus.Phase.RUNNING, null, "pid " + process.pid());
+		statuses.tryEmitNext(status);
+		process.onExit().whenComplete((p, error) -> {
+			int code = process.exitValue();
+			status = JobStatus.exited(code, describe(code));
+			statuses.emitNext(status, Sinks.EmitFailureHandler.busyLooping(Duration.ofSeconds(1)));
+			statuses.emitComplete(Sinks.EmitFailureHandler.busyLooping(Duration.ofSeconds(1)));
+		});
+	}
+
+	private static String describe(int code) {
+		// The JVM reports death by signal N as 128 + N.
+		if (code > 128 && code < 160) {
+			return "exited with code " + code + " (signal " + (code - 128) + ")";
+		}
+		return "exited with code " + code;
+	}
+
+	@Override
+	public String id() {
+		return spec.name();
+	}
+
+	@Override
+	public JobSpec spec() {
+		return spec;
+	}
+
+	@Override
+	public OptionalLong pid() {
+		return OptionalLong.of(process.pid());
+	}
+
+	@Override
+	public JobStatus status() {
+		return status;
+	}
+
+	@Override
+	public Flux<JobStatus> statuses() {
+		return statuses.asFlux();
+	}
+
+	@Override
+	public Mono<Void> terminate() {
+		return Mono.fromRunnable(() -> {
+			if (!process.isAlive()) {
+				return;
+			}
+			process.descendants().forEach(ProcessHandle::destroy);
+			process.destroy();
+			try {
+				if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+					process.descendants().forEach(ProcessHandle::destroyForcibly);
+					process.destroyForcibly();
+				}
+			}
+			catch (InterruptedException e) {
+				Thread.currentThread().interrupt();
+				process.destroyForcibly();
+			}
+		}).subscribeOn(Schedulers.boundedElastic()).then(onTerminal()).then();
+	}
+
+	/** Kills at once, without a grace period: for a runtime that is going away. */
+	void kill() {
+		process.descendants().forEach(ProcessHandle::destroyForcibly);
+		process.destroyForcibly();
+	}
+
+	boolean isAlive() {
+		return process.isAlive();
+	}
+
+	@Override
+	public Flux<String> logs() {
+		return Flux.using(() -> Files.newBufferedReader(log, StandardCharsets.UTF_8),
+				reader -> Flux.fromStream(reader.lines()),
+				reader -> {
+					try {
+						reader.close();
+					}
+					catch (IOException ignored) {
+						// nothing left to release
+					}
+				}).subscribeOn(Schedulers.boundedElastic());
+	}
+
+	@Override
+	public String toString() {
+		return "LocalJob[" + spec.name() + ", pid " + process.pid() + "]";
+	}
+}

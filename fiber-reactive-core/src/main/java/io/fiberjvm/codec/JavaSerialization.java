@@ -1,0 +1,116 @@
+package io.fiberjvm.codec;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InvalidClassException;
+import java.io.NotSerializableException;
+import java.io.ObjectInputFilter;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.ObjectStreamClass;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Java serialization for shipped functions only, read behind an {@link ObjectInputFilter} allow-list.
+ *
+ * <p>Values travel through a {@link Codec}; this class exists because lambdas and task objects
+ * cannot. Reading accepts the classes a serializable lambda is made of (the JDK's value types,
+ * {@code SerializedLambda}, Fiber's own classes) plus the patterns given; anything else is refused
+ * with a {@link CodecException} naming the class. Depth, references and array lengths are bounded.
+ */
+public final class JavaSerialization {
+
+	/** Patterns every reader accepts. */
+	public static final List<String> BUILT_IN = List.of(
+			"java.lang.*", "java.util.*", "java.util.function.*", "java.time.*", "java.math.*",
+			"java.lang.invoke.SerializedLambda", "io.fiberjvm.**");
+
+	/** Patterns every reader refuses, whatever the allow-list says. */
+	private static final List<String> ALWAYS_REFUSED = List.of("!java.lang.Process*", "!java.lang.Runtime",
+			"!java.lang.reflect.**", "!java.lang.invoke.MethodHandle*");
+
+	private final ObjectInputFilter filter;
+	private final String allowed;
+
+	private JavaSerialization(List<String> extraPatterns) {
+		List<String> patterns = new ArrayList<>(ALWAYS_REFUSED);
+		patterns.addAll(BUILT_IN);
+		patterns.addAll(extraPatterns);
+		this.allowed = String.join(";", patterns);
+		this.filter = ObjectInputFilter.Config.createFilter(allowed + ";maxdepth=64;maxrefs=1000000;maxarray=16777216;!*");
+	}
+
+	/** A reader and writer that accepts the built-in patterns plus {@code extraPatterns}. */
+	public static JavaSerialization allowing(List<String> extraPatterns) {
+		return new JavaSerialization(List.copyOf(Objects.requireNonNull(extraPatterns, "extraPatterns")));
+	}
+
+	/** The pattern that admits the package of {@code type}: {@code com.acme.*}. */
+	public static String packagePattern(Class<?> type) {
+		String pkg = type.getPackageName();
+		return pkg.isEmpty() ? type.getName() : pkg + ".*";
+	}
+
+	/** Writes a serializable object, or fails naming the part that is not serializable. */
+	public byte[] write(Serializable value) {
+		Objects.requireNonNull(value, "value");
+		ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+		try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+			out.writeObject(value);
+		}
+		catch (NotSerializableException e) {
+			throw new CodecException("cannot ship " + value.getClass().getName() + ": it holds a "
+					+ e.getMessage() + ", which is not Serializable (a lambda captures every variable it uses)", e);
+		}
+		catch (IOException e) {
+			throw new CodecException("cannot ship " + value.getClass().getName() + ": " + e.getMessage(), e);
+		}
+		return bytes.toByteArray();
+	}
+
+	/** Reads what {@link #write} wrote, refusing classes outside the allow-list. */
+	public <T> T read(byte[] bytes, Class<T> expected) {
+		Objects.requireNonNull(bytes, "bytes");
+		Objects.requireNonNull(expected, "expected");
+		String[] refused = new String[1];
+		Object value;
+		try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes)) {
+			@Override
+			protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
+				return Class.forName(desc.getName(), false, contextLoader());
+			}
+		}) {
+			// The JDK's rejection does not say which class it was; remember it for the message.
+			in.setObjectInputFilter(info -> {
+				ObjectInputFilter.Status status = filter.checkInput(info);
+				if (status == ObjectInputFilter.Status.REJECTED && refused[0] == null) {
+					refused[0] = info.serialClass() != null ? "class " + info.serialClass().getName()
+							: "a graph over the limits (depth " + info.depth() + ", references " + info.references()
+									+ ", array length " + info.arrayLength() + ")";
+				}
+				return status;
+			});
+			value = in.readObject();
+		}
+		catch (InvalidClassException e) {
+			throw new CodecException("refused to deserialize " + (refused[0] != null ? refused[0] : e.getMessage())
+					+ ": outside the allow-list (add a pattern to fiber.serial-allow); allowed: " + allowed, e);
+		}
+		catch (IOException | ClassNotFoundException | RuntimeException e) {
+			throw new CodecException("cannot deserialize a shipped function: " + e, e);
+		}
+		if (!expected.isInstance(value)) {
+			throw new CodecException("a shipped function is a " + value.getClass().getName() + ", not a " + expected.getName());
+		}
+		return expected.cast(value);
+	}
+
+	private static ClassLoader contextLoader() {
+		ClassLoader loader = Thread.currentThread().getContextClassLoader();
+		return loader != null ? loader : JavaSerialization.class.getClassLoader();
+	}
+}

@@ -1,0 +1,202 @@
+package io.fiberjvm.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Every configuration key Fiber knows, with its type, default and meaning.
+ *
+ * <p>A key that is not listed here is an error wherever it appears. The README's
+ * configuration table is this list.
+ */
+public final class ConfigKeys {
+
+	private static final Map<String, ConfigKey<?>> ALL = new LinkedHashMap<>();
+
+	/** Which backend runs job-backed processes; empty picks the available one with the highest priority. */
+	public static final ConfigKey<String> BACKEND = register(new ConfigKey<>("backend", "string", "",
+			"Backend for job-backed processes (local, kubernetes); empty picks the available one with the highest priority.",
+			ConfigKeys::word));
+
+	/** Which transport carries messages; empty picks the one with the highest priority. */
+	public static final ConfigKey<String> TRANSPORT = register(new ConfigKey<>("transport", "string", "",
+			"Transport between processes (rsocket); empty picks the one on the classpath with the highest priority.",
+			ConfigKeys::word));
+
+	/** The address the parent listens on for its children. */
+	public static final ConfigKey<String> HOST = register(new ConfigKey<>("host", "string", "127.0.0.1",
+			"Address the parent listens on for its children; loopback for the local backend.",
+			ConfigKeys::nonEmpty));
+
+	/** The port the parent listens on; 0 picks a free one. */
+	public static final ConfigKey<Integer> PORT = register(new ConfigKey<>("port", "int", "0",
+			"Port the parent listens on; 0 picks a free port.",
+			text -> intIn(text, 0, 65535)));
+
+	/** The largest frame a connection accepts or sends. */
+	public static final ConfigKey<Long> MAX_FRAME_SIZE = register(new ConfigKey<>("max-frame-size", "size", "16Mi",
+			"Largest frame a connection sends or accepts; a larger one is refused and the offending connection closed.",
+			text -> sizeIn(text, 1024, Integer.MAX_VALUE / 2)));
+
+	/** How often a connection proves it is alive. */
+	public static final ConfigKey<Duration> KEEPALIVE_INTERVAL = register(new ConfigKey<>("keepalive-interval", "duration", "1s",
+			"How often each connection sends a keep-alive frame.",
+			ConfigKeys::positiveDuration));
+
+	/** How long a silent connection lives before its peer is declared dead. */
+	public static final ConfigKey<Duration> KEEPALIVE_TIMEOUT = register(new ConfigKey<>("keepalive-timeout", "duration", "5s",
+			"A peer silent for this long is declared dead and its connection closed.",
+			ConfigKeys::positiveDuration));
+
+	/** How long a child may take to start and connect back. */
+	public static final ConfigKey<Duration> START_TIMEOUT = register(new ConfigKey<>("start-timeout", "duration", "60s",
+			"How long a job-backed process may take to start and connect back before it is killed and reported failed.",
+			ConfigKeys::positiveDuration));
+
+	/** How long a terminated child gets between SIGTERM and SIGKILL. */
+	public static final ConfigKey<Duration> TERMINATE_GRACE = register(new ConfigKey<>("terminate-grace", "duration", "3s",
+			"How long a terminated job-backed process gets to exit before it is killed.",
+			ConfigKeys::positiveDuration));
+
+	/** The {@code java} executable for child JVMs. */
+	public static final ConfigKey<String> JAVA = register(new ConfigKey<>("java", "path", "",
+			"The java executable for child JVMs; empty uses the parent's own (java.home/bin/java).",
+			text -> text.trim()));
+
+	/** Extra options for child JVMs. */
+	public static final ConfigKey<List<String>> JVM_OPTIONS = register(new ConfigKey<>("jvm-options", "list (spaces)", "",
+			"Extra options for child JVMs, separated by spaces (for example -Xmx2g -XX:+UseParallelGC).",
+			text -> splitOn(text, "\\s+")));
+
+	/** Extra classes that Java deserialization may create, as ObjectInputFilter patterns. */
+	public static final ConfigKey<List<String>> SERIAL_ALLOW = register(new ConfigKey<>("serial-allow", "list (commas)", "",
+			"Extra classes that shipped functions may contain, as ObjectInputFilter patterns (com.acme.*, com.acme.**).",
+			ConfigKeys::serialPatterns));
+
+	/** The GPU device ids the local backend hands out. */
+	public static final ConfigKey<List<String>> LOCAL_GPUS = register(new ConfigKey<>("local-gpus", "list (commas)", "",
+			"GPU device ids the local backend hands out through CUDA_VISIBLE_DEVICES (for example 0,1); empty means none.",
+			text -> splitOn(text, ",")));
+
+	/** Where the local backend writes child output. */
+	public static final ConfigKey<Path> LOG_DIR = register(new ConfigKey<>("log-dir", "path", "",
+			"Directory for the output of local job-backed processes; empty uses java.io.tmpdir/fiber-logs.",
+			text -> Path.of(text.trim())));
+
+	private ConfigKeys() {
+	}
+
+	/** Every key, in documentation order. */
+	public static List<ConfigKey<?>> all() {
+		return Collections.unmodifiableList(new ArrayList<>(ALL.values()));
+	}
+
+	/** The key with this canonical name, or {@code null}. */
+	public static ConfigKey<?> byName(String name) {
+		return ALL.get(name);
+	}
+
+	private static <T> ConfigKey<T> register(ConfigKey<T> key) {
+		ALL.put(key.name(), key);
+		return key;
+	}
+
+	private static String word(String text) {
+		String t = text.trim().toLowerCase(Locale.ROOT);
+		if (!t.isEmpty() && !t.matches("[a-z][a-z0-9-]*")) {
+			throw new IllegalArgumentException("'" + text + "' is not a name (letters, digits and dashes)");
+		}
+		return t;
+	}
+
+	private static String nonEmpty(String text) {
+		if (text.isBlank()) {
+			throw new IllegalArgumentException("it must not be empty");
+		}
+		return text.trim();
+	}
+
+	private static int intIn(String text, int min, int max) {
+		int value;
+		try {
+			value = Integer.parseInt(text.trim());
+		}
+		catch (NumberFormatException e) {
+			throw new IllegalArgumentException("'" + text + "' is not a whole number");
+		}
+		if (value < min || value > max) {
+			throw new IllegalArgumentException(value + " is outside " + min + ".." + max);
+		}
+		return value;
+	}
+
+	private static long sizeIn(String text, long min, long max) {
+		long value = DataSize.parse(text);
+		if (value < min || value > max) {
+			throw new IllegalArgumentException(text + " is outside " + DataSize.format(min) + ".." + DataSize.format(max));
+		}
+		return value;
+	}
+
+	private static final Pattern SIMPLE_DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)", Pattern.CASE_INSENSITIVE);
+
+	/**
+	 * Parses {@code 250ms}, {@code 5s}, {@code 2m}, {@code 1h} or ISO-8601 ({@code PT5S}).
+	 *
+	 * @throws IllegalArgumentException naming the text when it is not a duration
+	 */
+	public static Duration parseDuration(String text) {
+		String t = text.trim();
+		Matcher m = SIMPLE_DURATION.matcher(t);
+		if (m.matches()) {
+			long n = Long.parseLong(m.group(1));
+			return switch (m.group(2).toLowerCase(Locale.ROOT)) {
+				case "ms" -> Duration.ofMillis(n);
+				case "s" -> Duration.ofSeconds(n);
+				case "m" -> Duration.ofMinutes(n);
+				default -> Duration.ofHours(n);
+			};
+		}
+		try {
+			return Duration.parse(t);
+		}
+		catch (DateTimeParseException e) {
+			throw new IllegalArgumentException("'" + text + "' is not a duration (examples: 250ms, 5s, 2m, PT1M)");
+		}
+	}
+
+	private static Duration positiveDuration(String text) {
+		Duration d = parseDuration(text);
+		if (d.isNegative() || d.isZero()) {
+			throw new IllegalArgumentException("'" + text + "' must be longer than zero");
+		}
+		return d;
+	}
+
+	private static List<String> splitOn(String text, String separator) {
+		if (text.isBlank()) {
+			return List.of();
+		}
+		return List.copyOf(Arrays.stream(text.trim().split(separator)).map(String::trim).filter(s -> !s.isEmpty()).toList());
+	}
+
+	private static List<String> serialPatterns(String text) {
+		List<String> patterns = splitOn(text, ",");
+		for (String p : patterns) {
+			if (!p.matches("!?[A-Za-z_$][\\w$.]*(\\.\\*\\*?|\\*)?")) {
+				throw new IllegalArgumentException("'" + p + "' is not a class pattern (examples: com.acme.Task, com.acme.*, com.acme.**)");
+			}
+		}
+		return patterns;
+	}
+}

@@ -1,0 +1,41 @@
+package io.fiberjvm.transport;
+
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * One authenticated connection to a peer, over which this side sends requests by route.
+ *
+ * <p>A connection is symmetric: the peer may send requests too, which this side's {@link Router}
+ * answers. Demand is carried across: a subscriber's {@code request(n)} on a stream reaches the
+ * remote publisher as credits, so a slow subscriber slows the remote producer. Requests on a
+ * closed connection fail; {@link #onClose()} completes when the connection ends for any reason,
+ * including a peer that stopped answering keep-alives.
+ */
+public interface Connection {
+
+	/** The name the peer gave at setup (a job id for a child), or the server's name for a client. */
+	String peerName();
+
+	/** One request, one response. */
+	Mono<byte[]> requestResponse(String route, byte[] data);
+
+	/** One request, a stream of responses, paced by this side's demand. */
+	Flux<byte[]> requestStream(String route, byte[] data);
+
+	/** A stream each way, each paced by its receiver's demand. */
+	Flux<byte[]> requestChannel(String route, Publisher<byte[]> data);
+
+	/** One request, no response; completes once the request is written. */
+	Mono<Void> fireAndForget(String route, byte[] data);
+
+	/** Completes when the connection is closed, by either side or by a missed keep-alive. */
+	Mono<Void> onClose();
+
+	/** Closes the connection; pending requests fail. */
+	void dispose();
+
+	/** Whether {@link #dispose()} was called or the connection was lost. */
+	boolean isDisposed();
+}

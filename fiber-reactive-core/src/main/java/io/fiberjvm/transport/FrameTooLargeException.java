@@ -1,0 +1,13 @@
+package io.fiberjvm.transport;
+
+import io.fiberjvm.FiberException;
+
+/** A payload larger than the frame limit ({@code fiber.max-frame-size}); it was not sent. */
+public final class FrameTooLargeException extends FiberException {
+
+	private static final long serialVersionUID = 1L;
+
+	public FrameTooLargeException(String message) {
+		super(message);
+	}
+}

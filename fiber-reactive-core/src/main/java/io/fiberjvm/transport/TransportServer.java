@@ -1,0 +1,27 @@
+package io.fiberjvm.transport;
+
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * A listening transport endpoint: peers connect, authenticate with the run's secret and are
+ * handed to the {@link Acceptor}.
+ *
+ * <p>Bad input from one peer (a wrong secret, bytes that are not frames, a frame over the limit)
+ * closes that peer's connection only; the server goes on serving the others and reports each
+ * case on {@link #rejections()}.
+ */
+public interface TransportServer {
+
+	/** The address peers connect to; the real port when 0 was asked for. */
+	Endpoint address();
+
+	/** Connections refused or closed for bad input, as they happen. Hot; nothing is replayed. */
+	Flux<RejectedConnection> rejections();
+
+	/** Completes when the server has stopped listening. */
+	Mono<Void> onClose();
+
+	/** Stops listening and closes every connection. */
+	void dispose();
+}
