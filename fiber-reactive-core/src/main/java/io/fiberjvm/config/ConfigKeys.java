@@ -23,6 +23,9 @@ public final class ConfigKeys {
 
 	private static final Map<String, ConfigKey<?>> ALL = new LinkedHashMap<>();
 
+	/** RSocket frames carry a 24-bit length. */
+	private static final long MAX_FRAME = 0xFF_FFFFL;
+
 	/** Which backend runs job-backed processes; empty picks the available one with the highest priority. */
 	public static final ConfigKey<String> BACKEND = register(new ConfigKey<>("backend", "string", "",
 			"Backend for job-backed processes (local, kubernetes); empty picks the available one with the highest priority.",
@@ -44,9 +47,9 @@ public final class ConfigKeys {
 			text -> intIn(text, 0, 65535)));
 
 	/** The largest frame a connection accepts or sends. */
-	public static final ConfigKey<Long> MAX_FRAME_SIZE = register(new ConfigKey<>("max-frame-size", "size", "16Mi",
-			"Largest frame a connection sends or accepts; a larger one is refused and the offending connection closed.",
-			text -> sizeIn(text, 1024, Integer.MAX_VALUE / 2)));
+	public static final ConfigKey<Long> MAX_FRAME_SIZE = register(new ConfigKey<>("max-frame-size", "size", "8Mi",
+			"Largest frame (and so payload) a connection sends or accepts, at most 16777215 bytes; a larger one is refused and the offending connection closed.",
+			text -> sizeIn(text, 1024, MAX_FRAME)));
 
 	/** How often a connection proves it is alive. */
 	public static final ConfigKey<Duration> KEEPALIVE_INTERVAL = register(new ConfigKey<>("keepalive-interval", "duration", "1s",

@@ -1,0 +1,87 @@
+package io.fiberjvm.transport.rsocket;
+
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.charset.StandardCharsets;
+
+import io.rsocket.Payload;
+import io.rsocket.exceptions.ApplicationErrorException;
+import io.rsocket.exceptions.RejectedSetupException;
+import io.rsocket.util.DefaultPayload;
+
+import io.fiberjvm.FiberException;
+import io.fiberjvm.RemoteException;
+import io.fiberjvm.transport.ConnectionRejectedException;
+import io.fiberjvm.transport.FrameTooLargeException;
+
+/** Conversions between Fiber's bytes-and-routes and RSocket payloads and errors. */
+final class Frames {
+
+	/** Room for the frame header and route around the payload, so a checked payload always fits its frame. */
+	static final int HEADER_ROOM = 64;
+
+	private static final byte[] EMPTY = new byte[0];
+
+	private Frames() {
+	}
+
+	static Payload payload(String route, byte[] data, int maxFrameSize) {
+		byte[] metadata = route.getBytes(StandardCharsets.UTF_8);
+		checkSize(route, data.length + metadata.length, maxFrameSize);
+		return DefaultPayload.create(data, metadata);
+	}
+
+	static Payload data(byte[] data, String route, int maxFrameSize) {
+		checkSize(route, data.length, maxFrameSize);
+		return DefaultPayload.create(data, EMPTY);
+	}
+
+	static Payload routeOnly(String route) {
+		return DefaultPayload.create(EMPTY, route.getBytes(StandardCharsets.UTF_8));
+	}
+
+	private static void checkSize(String route, int size, int maxFrameSize) {
+		if (size + HEADER_ROOM > maxFrameSize) {
+			throw new FrameTooLargeException("a payload of " + size + " bytes on route '" + route
+					+ "' does not fit the frame limit of " + maxFrameSize + " bytes (fiber.max-frame-size)");
+		}
+	}
+
+	/** The data of {@code payload}, copied, and the payload released. */
+	static byte[] bytes(Payload payload) {
+		try {
+			ByteBuffer data = payload.getData();
+			byte[] copy = new byte[data.remaining()];
+			data.get(copy);
+			return copy;
+		}
+		finally {
+			payload.release();
+		}
+	}
+
+	static String route(Payload payload) {
+		return payload.hasMetadata() ? payload.getMetadataUtf8() : "";
+	}
+
+	/** A handler's error as it travels: the type, message and trace of the original, encoded. */
+	static Throwable toWire(Throwable error) {
+		return new ApplicationErrorException(RemoteException.encode(error));
+	}
+
+	/** An error as RSocket reports it, as Fiber's callers should see it. */
+	static Throwable fromWire(Throwable error, String peer, String route) {
+		if (error instanceof ApplicationErrorException) {
+			return RemoteException.decode(error.getMessage());
+		}
+		if (error instanceof RejectedSetupException) {
+			return new ConnectionRejectedException("connection to " + peer + " was refused: " + error.getMessage(), error);
+		}
+		if (error instanceof ClosedChannelException || error.getClass().getSimpleName().equals("ConnectionCloseException")
+				|| error instanceof io.rsocket.exceptions.ConnectionErrorException) {
+			return new FiberException("connection to " + peer + " closed during a request on route '" + route + "': "
+					+ error.getMessage(), error);
+		}
+		return error;
+	}
+}

@@ -1,0 +1,79 @@
+package io.fiberjvm.transport.rsocket;
+
+import java.util.Objects;
+
+import io.rsocket.RSocket;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import io.fiberjvm.transport.Connection;
+
+/** A {@link Connection} over one RSocket: routes travel as the payload metadata. */
+final class RSocketConnection implements Connection {
+
+	private final RSocket socket;
+	private final String peerName;
+	private final int maxFrameSize;
+
+	RSocketConnection(RSocket socket, String peerName, int maxFrameSize) {
+		this.socket = Objects.requireNonNull(socket, "socket");
+		this.peerName = peerName;
+		this.maxFrameSize = maxFrameSize;
+	}
+
+	@Override
+	public String peerName() {
+		return peerName;
+	}
+
+	@Override
+	public Mono<byte[]> requestResponse(String route, byte[] data) {
+		return Mono.defer(() -> socket.requestResponse(Frames.payload(route, data, maxFrameSize)))
+				.map(Frames::bytes)
+				.onErrorMap(e -> Frames.fromWire(e, peerName, route));
+	}
+
+	@Override
+	public Flux<byte[]> requestStream(String route, byte[] data) {
+		return Flux.defer(() -> socket.requestStream(Frames.payload(route, data, maxFrameSize)))
+				.map(Frames::bytes)
+				.onErrorMap(e -> Frames.fromWire(e, peerName, route));
+	}
+
+	@Override
+	public Flux<byte[]> requestChannel(String route, Publisher<byte[]> data) {
+		// The first frame names the route and carries no data, so an empty input still opens the channel.
+		Flux<io.rsocket.Payload> frames = Flux.concat(Mono.fromCallable(() -> Frames.routeOnly(route)),
+				Flux.from(data).map(bytes -> Frames.data(bytes, route, maxFrameSize)));
+		return Flux.defer(() -> socket.requestChannel(frames))
+				.map(Frames::bytes)
+				.onErrorMap(e -> Frames.fromWire(e, peerName, route));
+	}
+
+	@Override
+	public Mono<Void> fireAndForget(String route, byte[] data) {
+		return Mono.defer(() -> socket.fireAndForget(Frames.payload(route, data, maxFrameSize)))
+				.onErrorMap(e -> Frames.fromWire(e, peerName, route));
+	}
+
+	@Override
+	public Mono<Void> onClose() {
+		return socket.onClose().onErrorResume(e -> Mono.empty());
+	}
+
+	@Override
+	public void dispose() {
+		socket.dispose();
+	}
+
+	@Override
+	public boolean isDisposed() {
+		return socket.isDisposed();
+	}
+
+	@Override
+	public String toString() {
+		return "RSocketConnection[" + peerName + "]";
+	}
+}

@@ -1,0 +1,58 @@
+package io.fiberjvm.transport.rsocket;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Set;
+
+import io.rsocket.RSocket;
+import io.rsocket.transport.netty.server.CloseableChannel;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+import io.fiberjvm.transport.Endpoint;
+import io.fiberjvm.transport.RejectedConnection;
+import io.fiberjvm.transport.TransportServer;
+
+/** A bound RSocket TCP server. */
+final class RSocketServerHandle implements TransportServer {
+
+	private final CloseableChannel channel;
+	private final Sinks.Many<RejectedConnection> rejections;
+	private final Set<RSocket> peers;
+
+	RSocketServerHandle(CloseableChannel channel, Sinks.Many<RejectedConnection> rejections, Set<RSocket> peers) {
+		this.channel = channel;
+		this.rejections = rejections;
+		this.peers = peers;
+	}
+
+	@Override
+	public Endpoint address() {
+		InetSocketAddress address = channel.address();
+		return new Endpoint(address.getHostString(), address.getPort());
+	}
+
+	@Override
+	public Flux<RejectedConnection> rejections() {
+		return rejections.asFlux();
+	}
+
+	@Override
+	public Mono<Void> onClose() {
+		return channel.onClose();
+	}
+
+	@Override
+	public void dispose() {
+		channel.dispose();
+		// Closing the listening socket leaves accepted connections open; close them too.
+		new ArrayList<>(peers).forEach(RSocket::dispose);
+		rejections.tryEmitComplete();
+	}
+
+	@Override
+	public String toString() {
+		return "RSocketServer[" + address() + "]";
+	}
+}

@@ -1,0 +1,142 @@
+package io.fiberjvm.transport.rsocket;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.rsocket.ConnectionSetupPayload;
+import io.rsocket.RSocket;
+import io.rsocket.SocketAcceptor;
+import io.rsocket.core.RSocketConnector;
+import io.rsocket.core.RSocketServer;
+import io.rsocket.exceptions.RejectedSetupException;
+import io.rsocket.frame.decoder.PayloadDecoder;
+import io.rsocket.plugins.DuplexConnectionInterceptor;
+import io.rsocket.transport.netty.client.TcpClientTransport;
+import io.rsocket.transport.netty.server.TcpServerTransport;
+import io.rsocket.util.DefaultPayload;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.netty.tcp.TcpClient;
+import reactor.netty.tcp.TcpServer;
+
+import io.fiberjvm.transport.Acceptor;
+import io.fiberjvm.transport.Connection;
+import io.fiberjvm.transport.Endpoint;
+import io.fiberjvm.transport.RejectedConnection;
+import io.fiberjvm.transport.Router;
+import io.fiberjvm.transport.Transport;
+import io.fiberjvm.transport.TransportServer;
+import io.fiberjvm.transport.TransportSettings;
+
+/**
+ * RSocket over TCP: the setup frame carries the run's secret (data) and the peer's name (metadata),
+ * routes travel as request metadata, demand as RSocket credits.
+ *
+ * <p>Both ends limit frames to {@code maxFrameSize}; both ends send keep-alives and close a connection
+ * whose peer has been silent for the keep-alive timeout. A server closes a peer that sends no setup
+ * frame within the keep-alive timeout.
+ */
+public final class RSocketTransport implements Transport {
+
+	private static final Logger log = LoggerFactory.getLogger(RSocketTransport.class);
+
+	private final TransportSettings settings;
+	private final byte[] secret;
+
+	public RSocketTransport(TransportSettings settings) {
+		this.settings = Objects.requireNonNull(settings, "settings");
+		this.secret = settings.secret().getBytes(StandardCharsets.UTF_8);
+	}
+
+	@Override
+	public Mono<TransportServer> bind(Endpoint endpoint, Acceptor acceptor) {
+		Objects.requireNonNull(endpoint, "endpoint");
+		Objects.requireNonNull(acceptor, "acceptor");
+		return Mono.defer(() -> {
+			Sinks.Many<RejectedConnection> rejections = Sinks.many().multicast().directBestEffort();
+			Set<RSocket> peers = ConcurrentHashMap.newKeySet();
+			SocketAcceptor socketAcceptor = (setup, requester) -> accept(setup, requester, acceptor, rejections)
+					.doOnNext(responder -> {
+						peers.add(requester);
+						requester.onClose().doFinally(signal -> peers.remove(requester)).subscribe(done -> { }, error -> { });
+					});
+			DuplexConnectionInterceptor watch = (type, connection) -> type == DuplexConnectionInterceptor.Type.SOURCE
+					? new WatchedConnection(connection, settings.keepAliveTimeout(), (address, reason) -> reject(rejections, address, reason))
+					: connection;
+			return RSocketServer.create(socketAcceptor)
+					.maxInboundPayloadSize(settings.maxFrameSize())
+					.maxTimeToFirstFrame(settings.keepAliveTimeout())
+					.payloadDecoder(PayloadDecoder.DEFAULT)
+					.interceptors(registry -> registry.forConnection(watch))
+					.bind(TcpServerTransport.create(TcpServer.create().host(endpoint.host()).port(endpoint.port()),
+							settings.maxFrameSize()))
+					.map(channel -> (TransportServer) new RSocketServerHandle(channel, rejections, peers));
+		});
+	}
+
+	private Mono<RSocket> accept(ConnectionSetupPayload setup, RSocket requester, Acceptor acceptor,
+			Sinks.Many<RejectedConnection> rejections) {
+		byte[] presented = Frames.bytes(setup.retain());
+		String peer = setup.hasMetadata() ? setup.getMetadataUtf8() : "";
+		String refusal = null;
+		if (presented.length == 0) {
+			refusal = "the setup frame carries no secret";
+		}
+		else if (!MessageDigest.isEqual(presented, secret)) {
+			refusal = "wrong secret";
+		}
+		else if (peer.isEmpty()) {
+			refusal = "the setup frame names no peer";
+		}
+		if (refusal != null) {
+			reject(rejections, "peer '" + peer + "'", refusal);
+			return Mono.error(new RejectedSetupException(refusal));
+		}
+		try {
+			Router router = acceptor.accept(new RSocketConnection(requester, peer, settings.maxFrameSize()));
+			return Mono.just(new RouterResponder(Objects.requireNonNull(router, "router"), settings.maxFrameSize()));
+		}
+		catch (RuntimeException e) {
+			reject(rejections, "peer '" + peer + "'", "refused by the acceptor: " + e.getMessage());
+			return Mono.error(new RejectedSetupException(String.valueOf(e.getMessage())));
+		}
+	}
+
+	private static void reject(Sinks.Many<RejectedConnection> rejections, String address, String reason) {
+		log.warn("refused connection from {}: {}", address, reason);
+		rejections.tryEmitNext(new RejectedConnection(address, reason));
+	}
+
+	@Override
+	public Mono<Connection> connect(Endpoint endpoint, String peerName, Router router) {
+		Objects.requireNonNull(endpoint, "endpoint");
+		Objects.requireNonNull(peerName, "peerName");
+		Objects.requireNonNull(router, "router");
+		return RSocketConnector.create()
+				.setupPayload(DefaultPayload.create(secret, peerName.getBytes(StandardCharsets.UTF_8)))
+				.keepAlive(settings.keepAliveInterval(), settings.keepAliveTimeout())
+				.maxInboundPayloadSize(settings.maxFrameSize())
+				.payloadDecoder(PayloadDecoder.DEFAULT)
+				.acceptor(SocketAcceptor.with(new RouterResponder(router, settings.maxFrameSize())))
+				.connect(TcpClientTransport.create(TcpClient.create().host(endpoint.host()).port(endpoint.port()),
+						settings.maxFrameSize()))
+				.onErrorMap(e -> new io.fiberjvm.FiberException("cannot connect to " + endpoint + ": " + e.getMessage(), e))
+				.flatMap(socket -> {
+					Connection connection = new RSocketConnection(socket, endpoint.toString(), settings.maxFrameSize());
+					// RSocket sends no answer to a setup; a first request proves the server accepted ours.
+					return connection.requestResponse(RouterResponder.HELLO, new byte[0])
+							.thenReturn(connection)
+							.doOnError(e -> socket.dispose());
+				});
+	}
+
+	@Override
+	public String toString() {
+		return "RSocketTransport" + settings;
+	}
+}

@@ -1,0 +1,72 @@
+package io.fiberjvm.transport.rsocket;
+
+import io.rsocket.Payload;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import io.rsocket.RSocket;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import io.fiberjvm.transport.Router;
+
+/** Answers RSocket requests with a {@link Router}: the route is the metadata, errors travel encoded. */
+final class RouterResponder implements RSocket {
+
+	/** Answered by every responder itself: a client's proof that the server accepted its setup. */
+	static final String HELLO = "fiber.hello";
+
+	private static final Logger log = LoggerFactory.getLogger(RouterResponder.class);
+
+	private final Router router;
+	private final int maxFrameSize;
+
+	RouterResponder(Router router, int maxFrameSize) {
+		this.router = router;
+		this.maxFrameSize = maxFrameSize;
+	}
+
+	@Override
+	public Mono<Payload> requestResponse(Payload payload) {
+		String route = Frames.route(payload);
+		if (route.equals(HELLO)) {
+			payload.release();
+			return Mono.just(Frames.data(new byte[0], route, maxFrameSize));
+		}
+		return router.requestResponse(route, Frames.bytes(payload))
+				.map(bytes -> Frames.data(bytes, route, maxFrameSize))
+				.onErrorMap(Frames::toWire);
+	}
+
+	@Override
+	public Flux<Payload> requestStream(Payload payload) {
+		String route = Frames.route(payload);
+		return router.requestStream(route, Frames.bytes(payload))
+				.map(bytes -> Frames.data(bytes, route, maxFrameSize))
+				.onErrorMap(Frames::toWire);
+	}
+
+	@Override
+	public Flux<Payload> requestChannel(Publisher<Payload> payloads) {
+		return Flux.from(payloads).switchOnFirst((first, all) -> {
+			if (!first.hasValue()) {
+				return all.then(Mono.empty());
+			}
+			Payload header = first.get();
+			String route = Frames.route(header);
+			header.release();
+			return router.requestChannel(route, all.skip(1).map(Frames::bytes))
+					.map(bytes -> Frames.data(bytes, route, maxFrameSize))
+					.onErrorMap(Frames::toWire);
+		}, false);
+	}
+
+	@Override
+	public Mono<Void> fireAndForget(Payload payload) {
+		String route = Frames.route(payload);
+		// Nobody hears a fire-and-forget error but this side: say it here.
+		return router.fireAndForget(route, Frames.bytes(payload))
+				.doOnError(e -> log.warn("fire-and-forget on route '{}' failed: {}", route, e.toString()))
+				.onErrorMap(Frames::toWire);
+	}
+}

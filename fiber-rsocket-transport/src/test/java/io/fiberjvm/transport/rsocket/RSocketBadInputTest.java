@@ -1,0 +1,163 @@
+package io.fiberjvm.transport.rsocket;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.rsocket.RSocket;
+import io.rsocket.core.RSocketConnector;
+import io.rsocket.exceptions.RejectedSetupException;
+import io.rsocket.transport.netty.client.TcpClientTransport;
+import io.rsocket.util.DefaultPayload;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+import reactor.test.StepVerifier;
+
+import io.fiberjvm.codec.Codec;
+import io.fiberjvm.transport.Connection;
+import io.fiberjvm.transport.Endpoint;
+import io.fiberjvm.transport.Messenger;
+import io.fiberjvm.transport.RejectedConnection;
+import io.fiberjvm.transport.Router;
+import io.fiberjvm.transport.Routes;
+import io.fiberjvm.transport.TransportServer;
+import io.fiberjvm.transport.TransportSettings;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Peers that do not speak the protocol properly: each gets a clear refusal or a closed connection,
+ * the server says why on {@link TransportServer#rejections()}, and goes on serving a good client.
+ */
+class RSocketBadInputTest {
+
+	private static final String SECRET = "the-run-secret";
+	private static final int LIMIT = 64 * 1024;
+
+	private final TransportSettings settings = new TransportSettings(SECRET, LIMIT, Duration.ofMillis(500), Duration.ofSeconds(3));
+	private final List<RejectedConnection> rejected = new CopyOnWriteArrayList<>();
+	private TransportServer server;
+
+	@BeforeEach
+	void serve() {
+		Routes routes = Routes.empty().withResponse("echo", String.class, Mono::just);
+		server = new RSocketTransport(settings).bind(new Endpoint("127.0.0.1", 0), peer -> routes).block(Duration.ofSeconds(10));
+		server.rejections().subscribe(rejected::add);
+	}
+
+	@AfterEach
+	void stop() {
+		server.dispose();
+	}
+
+	private void assertServerStillServes() {
+		Connection good = new RSocketTransport(settings).connect(server.address(), "good", Router.none()).block(Duration.ofSeconds(10));
+		try {
+			StepVerifier.create(Messenger.over(good, Codec.smile()).request("echo", "still here", String.class))
+					.expectNext("still here")
+					.verifyComplete();
+		}
+		finally {
+			good.dispose();
+		}
+	}
+
+	private RSocket rawClient(byte[] secret, int clientFrameLimit) {
+		return RSocketConnector.create()
+				.setupPayload(DefaultPayload.create(secret, "raw".getBytes(StandardCharsets.UTF_8)))
+				.connect(TcpClientTransport.create(reactor.netty.tcp.TcpClient.create()
+						.host(server.address().host()).port(server.address().port()), clientFrameLimit))
+				.block(Duration.ofSeconds(10));
+	}
+
+	@Test
+	void setupWithoutSecretIsRefused() {
+		RSocket raw = rawClient(new byte[0], LIMIT);
+		StepVerifier.create(raw.requestResponse(DefaultPayload.create("hi", "echo")))
+				.expectErrorMatches(e -> e instanceof RejectedSetupException && e.getMessage().contains("no secret"))
+				.verify(Duration.ofSeconds(10));
+		await().atMost(Duration.ofSeconds(10)).until(() -> rejected.stream().anyMatch(r -> r.reason().contains("no secret")));
+		assertServerStillServes();
+	}
+
+	@Test
+	void randomBytesCloseThatConnectionOnly() throws Exception {
+		byte[] garbage = new byte[4096];
+		new Random(42).nextBytes(garbage);
+		// A small length prefix, so the server reads a whole "frame" of garbage at once.
+		garbage[0] = 0;
+		garbage[1] = 0;
+		garbage[2] = 100;
+		try (Socket socket = new Socket(server.address().host(), server.address().port())) {
+			socket.setSoTimeout(15_000);
+			OutputStream out = socket.getOutputStream();
+			out.write(garbage);
+			out.flush();
+			assertClosedByServer(socket.getInputStream());
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> !rejected.isEmpty());
+		assertThat(rejected.get(0).remoteAddress()).contains("127.0.0.1");
+		assertServerStillServes();
+	}
+
+	@Test
+	void bytesThatNeverMakeAFrameAreCutOffAfterTheFirstFrameTimeout() throws Exception {
+		try (Socket socket = new Socket(server.address().host(), server.address().port())) {
+			socket.setSoTimeout(15_000);
+			// Announces a 1000-byte frame and never sends it.
+			socket.getOutputStream().write(new byte[] {0, 3, (byte) 0xE8, 1, 2});
+			socket.getOutputStream().flush();
+			assertClosedByServer(socket.getInputStream());
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> rejected.stream().anyMatch(r -> r.reason().contains("without a frame")
+				|| r.reason().contains("timeout") || r.reason().contains("malformed")));
+		assertServerStillServes();
+	}
+
+	@Test
+	void frameOverTheLimitClosesThatConnectionOnly() throws Exception {
+		try (Socket socket = new Socket(server.address().host(), server.address().port())) {
+			socket.setSoTimeout(15_000);
+			OutputStream out = socket.getOutputStream();
+			// Announces a frame of 0xFFFFFF bytes, far over the 64 KiB limit.
+			out.write(new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF});
+			out.write(new byte[8192]);
+			out.flush();
+			assertClosedByServer(socket.getInputStream());
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> rejected.stream().anyMatch(r -> r.reason().contains("over the limit")));
+		assertServerStillServes();
+	}
+
+	@Test
+	void authenticatedPeerSendingAnOversizedFrameIsCutOff() {
+		RSocket raw = rawClient(SECRET.getBytes(StandardCharsets.UTF_8), 0xFF_FFFF);
+		StepVerifier.create(raw.requestResponse(DefaultPayload.create(new byte[LIMIT * 2], "echo".getBytes(StandardCharsets.UTF_8))))
+				.expectError()
+				.verify(Duration.ofSeconds(15));
+		await().atMost(Duration.ofSeconds(10)).until(raw::isDisposed);
+		await().atMost(Duration.ofSeconds(10)).until(() -> rejected.stream().anyMatch(r -> r.reason().contains("over the limit")));
+		assertServerStillServes();
+	}
+
+	private static void assertClosedByServer(InputStream in) throws Exception {
+		byte[] buffer = new byte[1024];
+		try {
+			// The server may answer with an error frame first; it must then close.
+			while (in.read(buffer) >= 0) {
+				// drain
+			}
+		}
+		catch (java.net.SocketException reset) {
+			// a reset is a close too
+		}
+	}
+}
