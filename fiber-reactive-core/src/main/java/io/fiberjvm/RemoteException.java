@@ -59,8 +59,8 @@ public final class RemoteException extends FiberException {
 			try {
 				return JSON.readValue(text.substring(MARKER.length()), Wire.class).toException();
 			}
-			catch (IOException e) {
-				// fall through: show the raw text rather than lose it
+			catch (IOException | RuntimeException e) {
+				// fall through: show the raw text rather than lose it (a malformed trace frame is a RuntimeException)
 			}
 		}
 		return new RemoteException("unknown", text, new StackTraceElement[0], null);

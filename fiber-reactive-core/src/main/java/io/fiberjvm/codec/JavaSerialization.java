@@ -97,8 +97,12 @@ public final class JavaSerialization {
 			value = in.readObject();
 		}
 		catch (InvalidClassException e) {
-			throw new CodecException("refused to deserialize " + (refused[0] != null ? refused[0] : e.getMessage())
-					+ ": outside the allow-list (add a pattern to fiber.serial-allow); allowed: " + allowed, e);
+			String what = refused[0] != null ? refused[0] : e.getMessage();
+			if (what.startsWith("class ")) {
+				throw new CodecException("refused to deserialize " + what
+						+ ": outside the allow-list (add a pattern to fiber.serial-allow); allowed: " + allowed, e);
+			}
+			throw new CodecException("refused to deserialize " + what + ": over the limits for a shipped function", e);
 		}
 		catch (IOException | ClassNotFoundException | RuntimeException e) {
 			throw new CodecException("cannot deserialize a shipped function: " + e, e);

@@ -45,6 +45,9 @@ final class SmileCodec implements Codec {
 	}
 
 	private <T> T decode(byte[] bytes, JavaType type) {
+		if (bytes == null) {
+			throw new CodecException("no bytes to decode as " + type.toCanonical());
+		}
 		try {
 			return mapper.readValue(bytes, type);
 		}

@@ -162,13 +162,18 @@ public final class ConfigKeys {
 		String t = text.trim();
 		Matcher m = SIMPLE_DURATION.matcher(t);
 		if (m.matches()) {
-			long n = Long.parseLong(m.group(1));
-			return switch (m.group(2).toLowerCase(Locale.ROOT)) {
-				case "ms" -> Duration.ofMillis(n);
-				case "s" -> Duration.ofSeconds(n);
-				case "m" -> Duration.ofMinutes(n);
-				default -> Duration.ofHours(n);
-			};
+			try {
+				long n = Long.parseLong(m.group(1));
+				return switch (m.group(2).toLowerCase(Locale.ROOT)) {
+					case "ms" -> Duration.ofMillis(n);
+					case "s" -> Duration.ofSeconds(n);
+					case "m" -> Duration.ofMinutes(n);
+					default -> Duration.ofHours(n);
+				};
+			}
+			catch (ArithmeticException | NumberFormatException e) {
+				throw new IllegalArgumentException("'" + text + "' is too long a duration");
+			}
 		}
 		try {
 			return Duration.parse(t);

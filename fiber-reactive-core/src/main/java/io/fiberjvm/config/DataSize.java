@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  */
 public final class DataSize {
 
-	private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*([kmgt]?)(i?b?)?", Pattern.CASE_INSENSITIVE);
+	private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*(?:([kmgt])i?)?b?", Pattern.CASE_INSENSITIVE);
 
 	private DataSize() {
 	}
@@ -28,7 +28,8 @@ public final class DataSize {
 			throw new IllegalArgumentException("'" + text + "' is not a size (examples: 4096, 64Ki, 16MiB, 2g)");
 		}
 		long value = Long.parseLong(m.group(1));
-		int shift = switch (m.group(2).toLowerCase(Locale.ROOT)) {
+		String unit = m.group(2) == null ? "" : m.group(2);
+		int shift = switch (unit.toLowerCase(Locale.ROOT)) {
 			case "" -> 0;
 			case "k" -> 10;
 			case "m" -> 20;

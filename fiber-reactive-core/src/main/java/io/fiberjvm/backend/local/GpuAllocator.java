@@ -18,6 +18,11 @@ final class GpuAllocator {
 		this.free = new ArrayDeque<>(deviceIds);
 	}
 
+	/** Whether any GPU is under this allocator's control. */
+	boolean managesAny() {
+		return !all.isEmpty();
+	}
+
 	synchronized List<String> take(int count, String job) {
 		if (count == 0) {
 			return List.of();

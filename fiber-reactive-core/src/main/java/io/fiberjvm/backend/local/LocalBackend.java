@@ -68,7 +68,8 @@ public final class LocalBackend implements Backend {
 			ProcessBuilder builder = new ProcessBuilder(withResourceHints(spec.command(), resources));
 			Map<String, String> env = builder.environment();
 			env.putAll(spec.environment());
-			if (resources.gpu() > 0) {
+			if (resources.gpu() > 0 || gpus.managesAny()) {
+				// A job that asked for no GPU must not see the ones this backend hands out to others.
 				env.put("CUDA_VISIBLE_DEVICES", String.join(",", devices));
 			}
 			builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.to(log.toFile()));

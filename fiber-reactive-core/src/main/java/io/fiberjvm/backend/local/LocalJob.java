@@ -81,12 +81,10 @@ final class LocalJob implements Job {
 			if (!process.isAlive()) {
 				return;
 			}
-			process.descendants().forEach(ProcessHandle::destroy);
-			process.destroy();
+			signalTree(false);
 			try {
 				if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
-					process.descendants().forEach(ProcessHandle::destroyForcibly);
-					process.destroyForcibly();
+					signalTree(true);
 				}
 			}
 			catch (InterruptedException e) {
@@ -98,8 +96,24 @@ final class LocalJob implements Job {
 
 	/** Kills at once, without a grace period: for a runtime that is going away. */
 	void kill() {
-		process.descendants().forEach(ProcessHandle::destroyForcibly);
-		process.destroyForcibly();
+		signalTree(true);
+	}
+
+	/**
+	 * Signals the process and its descendants. The tree is listed before and again after the process
+	 * is signalled, so a child forked in between is caught too; once the process is gone its orphans
+	 * can no longer be found.
+	 */
+	private void signalTree(boolean forcibly) {
+		java.util.List<ProcessHandle> before = process.descendants().toList();
+		if (forcibly) {
+			process.destroyForcibly();
+		}
+		else {
+			process.destroy();
+		}
+		java.util.stream.Stream.concat(before.stream(), process.descendants()).distinct()
+				.forEach(forcibly ? ProcessHandle::destroyForcibly : ProcessHandle::destroy);
 	}
 
 	boolean isAlive() {

@@ -46,6 +46,11 @@ final class WatchedConnection implements DuplexConnection {
 		return delegate.receive()
 				.doOnNext(frame -> framed = true)
 				.doOnError(error -> {
+					if (error instanceof java.io.IOException) {
+						// A reset or broken pipe is a peer going away, not bad input.
+						framed = true;
+						return;
+					}
 					report("malformed input: " + describe(error));
 					// RSocket stops reading but may leave the socket open; the peer must learn it was cut off.
 					delegate.dispose();

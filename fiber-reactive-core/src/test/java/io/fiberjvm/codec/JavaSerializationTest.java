@@ -1,0 +1,208 @@
+package io.fiberjvm.codec;
+
+import java.io.Serializable;
+import java.lang.reflect.UndeclaredThrowableException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
+
+import javax.management.BadAttributeValueExpException;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.fiberjvm.FiberRunnable;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+class JavaSerializationTest {
+
+	/** What shipped lambdas did when run; static, so lambdas use it without capturing it. */
+	static final List<String> RAN = new CopyOnWriteArrayList<>();
+
+	/** Not Serializable. */
+	static final class Handle {
+		final String name = "handle";
+	}
+
+	/** A serializable supplier type, for lambdas that return something. */
+	interface ShippableSupplier<T> extends Supplier<T>, Serializable {
+	}
+
+	private final JavaSerialization builtIn = JavaSerialization.allowing(List.of());
+
+	@BeforeEach
+	void clear() {
+		RAN.clear();
+	}
+
+	@Test
+	void aSerializableLambdaRoundTripsAndRuns() {
+		String word = "hello";
+		int times = 3;
+		FiberRunnable task = () -> RAN.add(word.repeat(times));
+
+		byte[] bytes = builtIn.write(task);
+		Runnable back = builtIn.read(bytes, Runnable.class);
+
+		assertThat(back).isNotSameAs(task).isInstanceOf(FiberRunnable.class);
+		assertThat(RAN).isEmpty();
+		back.run();
+		assertThat(RAN).containsExactly("hellohellohello");
+	}
+
+	@Test
+	void aLambdaCapturingJdkValueTypesRoundTrips() {
+		List<Integer> numbers = new ArrayList<>(List.of(1, 2, 3));
+		Map<String, Long> weights = Map.of("a", 1L);
+		ShippableSupplier<String> supplier = () -> numbers + "/" + weights;
+
+		@SuppressWarnings("unchecked")
+		Supplier<String> back = builtIn.read(builtIn.write(supplier), Supplier.class);
+
+		assertThat(back.get()).isEqualTo("[1, 2, 3]/{a=1}");
+	}
+
+	@Test
+	void aClassInASubPackageOfAnAllowedPackageIsRefusedNamingItAndTheKey() {
+		// java.util.* admits java.util only, not java.util.concurrent.
+		ConcurrentSkipListSet<String> set = new ConcurrentSkipListSet<>(List.of("b", "a"));
+		byte[] bytes = builtIn.write(set);
+
+		CodecException e = catchThrowableOfType(() -> builtIn.read(bytes, ConcurrentSkipListSet.class), CodecException.class);
+
+		assertThat(e.getMessage()).contains("java.util.concurrent.ConcurrentSkipListSet").contains("fiber.serial-allow");
+	}
+
+	@Test
+	void theSameClassIsAcceptedOnceItsPatternIsAllowed() {
+		ConcurrentSkipListSet<String> set = new ConcurrentSkipListSet<>(List.of("b", "a"));
+		JavaSerialization reader = JavaSerialization.allowing(List.of("java.util.concurrent.*"));
+
+		ConcurrentSkipListSet<String> back = reader.read(builtIn.write(set), ConcurrentSkipListSet.class);
+
+		assertThat(back).containsExactly("a", "b");
+	}
+
+	@Test
+	void aClassFromAnUnlistedPackageIsRefusedUntilAllowedByPackagePattern() {
+		BadAttributeValueExpException value = new BadAttributeValueExpException("bad");
+		byte[] bytes = builtIn.write(value);
+
+		assertThatThrownBy(() -> builtIn.read(bytes, BadAttributeValueExpException.class))
+				.isInstanceOf(CodecException.class)
+				.hasMessageContaining("javax.management.BadAttributeValueExpException")
+				.hasMessageContaining("fiber.serial-allow");
+
+		JavaSerialization reader = JavaSerialization.allowing(
+				List.of(JavaSerialization.packagePattern(BadAttributeValueExpException.class)));
+		assertThat(reader.read(bytes, BadAttributeValueExpException.class).toString()).contains("bad");
+	}
+
+	@Test
+	void anExactClassPatternAdmitsThatClassOnly() {
+		JavaSerialization reader = JavaSerialization.allowing(List.of("java.util.concurrent.ConcurrentSkipListSet"));
+		// The set holds a ConcurrentSkipListMap, which the exact pattern does not admit.
+		assertThatThrownBy(() -> reader.read(builtIn.write(new ConcurrentSkipListSet<>(List.of(1))), Object.class))
+				.isInstanceOf(CodecException.class)
+				.hasMessageContaining("java.util.concurrent.ConcurrentSkipListMap");
+	}
+
+	@Test
+	void dangerousClassesStayRefusedWhateverTheAllowList() {
+		UndeclaredThrowableException value = new UndeclaredThrowableException(null, "x");
+		JavaSerialization reader = JavaSerialization.allowing(List.of("java.lang.reflect.*", "java.lang.reflect.**"));
+
+		assertThatThrownBy(() -> reader.read(builtIn.write(value), Object.class))
+				.isInstanceOf(CodecException.class)
+				.hasMessageContaining("java.lang.reflect.UndeclaredThrowableException");
+	}
+
+	@Test
+	void aNonSerializableCaptureFailsWriteNamingIt() {
+		Handle handle = new Handle();
+		FiberRunnable task = () -> RAN.add(handle.name);
+
+		CodecException e = catchThrowableOfType(() -> builtIn.write(task), CodecException.class);
+
+		assertThat(e.getMessage()).contains("cannot ship").contains(Handle.class.getName()).contains("not Serializable");
+		assertThat(e.getCause()).isInstanceOf(java.io.NotSerializableException.class);
+	}
+
+	@Test
+	void writeRefusesNull() {
+		assertThatThrownBy(() -> builtIn.write(null)).isInstanceOf(NullPointerException.class);
+	}
+
+	@Test
+	void readingAsTheWrongTypeIsACodecExceptionNamingBoth() {
+		byte[] bytes = builtIn.write("just a string");
+		assertThatThrownBy(() -> builtIn.read(bytes, Runnable.class))
+				.isInstanceOf(CodecException.class)
+				.hasMessageContaining("java.lang.String")
+				.hasMessageContaining("java.lang.Runnable");
+		assertThat(builtIn.read(bytes, String.class)).isEqualTo("just a string");
+	}
+
+	@Test
+	void garbageIsACodecException() {
+		assertThatThrownBy(() -> builtIn.read(new byte[] {1, 2, 3, 4}, Runnable.class))
+				.isInstanceOf(CodecException.class)
+				.hasMessageContaining("cannot deserialize");
+		assertThatThrownBy(() -> builtIn.read(new byte[0], Runnable.class)).isInstanceOf(CodecException.class);
+	}
+
+	@Test
+	void truncatedBytesAreACodecException() {
+		byte[] bytes = builtIn.write((FiberRunnable) () -> RAN.add("x"));
+		byte[] half = java.util.Arrays.copyOf(bytes, bytes.length / 2);
+		assertThatThrownBy(() -> builtIn.read(half, Runnable.class)).isInstanceOf(CodecException.class);
+	}
+
+	@Test
+	void aGraphDeeperThanTheLimitIsRefusedSayingSo() {
+		List<Object> root = new ArrayList<>();
+		List<Object> current = root;
+		for (int i = 0; i < 100; i++) {
+			List<Object> next = new ArrayList<>();
+			current.add(next);
+			current = next;
+		}
+		byte[] bytes = builtIn.write((Serializable) root);
+
+		CodecException e = catchThrowableOfType(() -> builtIn.read(bytes, List.class), CodecException.class);
+
+		assertThat(e.getMessage()).contains("depth");
+	}
+
+	@Test
+	void aShallowNestedGraphIsAccepted() {
+		List<Object> root = new ArrayList<>();
+		List<Object> current = root;
+		for (int i = 0; i < 10; i++) {
+			List<Object> next = new ArrayList<>();
+			current.add(next);
+			current = next;
+		}
+		assertThat(builtIn.read(builtIn.write((Serializable) root), List.class)).isEqualTo(root);
+	}
+
+	@Test
+	void packagePatternAdmitsTheWholePackage() {
+		assertThat(JavaSerialization.packagePattern(String.class)).isEqualTo("java.lang.*");
+		assertThat(JavaSerialization.packagePattern(ConcurrentSkipListSet.class)).isEqualTo("java.util.concurrent.*");
+		assertThat(JavaSerialization.packagePattern(Map.Entry.class)).isEqualTo("java.util.*");
+		assertThat(JavaSerialization.packagePattern(JavaSerializationTest.class)).isEqualTo("io.fiberjvm.codec.*");
+	}
+
+	@Test
+	void builtInPatternsCoverFibersOwnClassesAndLambdas() {
+		assertThat(JavaSerialization.BUILT_IN).contains("io.fiberjvm.**", "java.lang.invoke.SerializedLambda");
+		assertThatThrownBy(() -> JavaSerialization.allowing(null)).isInstanceOf(NullPointerException.class);
+	}
+}
