@@ -66,6 +66,8 @@ public final class Fiber implements AutoCloseable {
 	private final AtomicBoolean closed = new AtomicBoolean();
 	private final Sinks.Empty<Void> onClose = Sinks.empty();
 	private volatile TransportServer bound;
+	private final String javaExecutable;
+	private final SharedClassArchive classArchive;
 
 	Fiber(FiberConfig config) {
 		this.config = Objects.requireNonNull(config, "config");
@@ -78,6 +80,13 @@ public final class Fiber implements AutoCloseable {
 				.create(TransportSettings.from(config, secret));
 		this.backend = Providers.select(BackendProvider.class, config.get(ConfigKeys.BACKEND),
 				ConfigKeys.BACKEND.name(), "The local backend ships with fiber-reactive-core.").create(config);
+		this.javaExecutable = config.get(ConfigKeys.JAVA).isEmpty()
+				? Path.of(System.getProperty("java.home"), "bin", "java").toString()
+				: config.get(ConfigKeys.JAVA);
+		this.classArchive = config.get(ConfigKeys.CLASS_SHARING)
+				? SharedClassArchive.forClasspath(javaExecutable, System.getProperty("java.class.path"),
+						Path.of(System.getProperty("java.io.tmpdir"), "fiber-cds"))
+				: null;
 		Endpoint bindAt = new Endpoint(config.get(ConfigKeys.HOST), config.get(ConfigKeys.PORT));
 		this.server = transport.bind(bindAt, this::accept).doOnNext(s -> bound = s).cache();
 	}
@@ -145,7 +154,8 @@ public final class Fiber implements AutoCloseable {
 		}
 		String jobId = jobIdFor(name);
 		return server.flatMap(s -> {
-			JobSpec spec = JobSpec.of(jobId, childCommand(s.address(), jobId))
+			SharedClassArchive.Lease archive = classArchive != null ? classArchive.lease() : null;
+			JobSpec spec = JobSpec.of(jobId, childCommand(s.address(), jobId, archive == null ? List.of() : archive.options()))
 					.withEnvironment(childEnvironment())
 					.withResources(resources)
 					.withLabel("fiber-run", runId)
@@ -154,10 +164,20 @@ public final class Fiber implements AutoCloseable {
 					config.get(ConfigKeys.START_TIMEOUT));
 			processes.put(jobId, supervisor);
 			return backend.create(spec)
-					.doOnError(e -> processes.remove(jobId))
+					.doOnError(e -> {
+						processes.remove(jobId);
+						if (archive != null) {
+							archive.release();
+						}
+					})
 					.map(job -> {
 						supervisor.attachJob(job);
-						job.onTerminal().subscribe(status -> processes.remove(jobId));
+						job.onTerminal().subscribe(status -> {
+							processes.remove(jobId);
+							if (archive != null) {
+								archive.release();
+							}
+						});
 						return (FiberProcess) supervisor;
 					});
 		});
@@ -174,13 +194,10 @@ public final class Fiber implements AutoCloseable {
 		return clean + "-" + runId + "-" + counter.incrementAndGet();
 	}
 
-	private List<String> childCommand(Endpoint parent, String jobId) {
-		String java = config.get(ConfigKeys.JAVA);
-		if (java.isEmpty()) {
-			java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-		}
+	private List<String> childCommand(Endpoint parent, String jobId, List<String> archiveOptions) {
 		List<String> command = new ArrayList<>();
-		command.add(java);
+		command.add(javaExecutable);
+		command.addAll(archiveOptions);
 		command.addAll(config.get(ConfigKeys.JVM_OPTIONS));
 		command.add("-cp");
 		command.add(System.getProperty("java.class.path"));

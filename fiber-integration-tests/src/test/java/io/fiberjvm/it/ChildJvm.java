@@ -36,8 +36,15 @@ final class ChildJvm implements AutoCloseable {
 	}
 
 	static ChildJvm start(Class<?> main, Map<String, String> env, String... args) throws IOException {
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-cp", System.getProperty("java.class.path"), main.getName()));
+		return start(main, env, System.getProperty("java.class.path"), List.of(), args);
+	}
+
+	static ChildJvm start(Class<?> main, Map<String, String> env, String classpath, List<String> jvmOptions, String... args)
+			throws IOException {
+		List<String> command = new ArrayList<>();
+		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+		command.addAll(jvmOptions);
+		command.addAll(List.of("-cp", classpath, main.getName()));
 		command.addAll(List.of(args));
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
 		builder.environment().putAll(env);

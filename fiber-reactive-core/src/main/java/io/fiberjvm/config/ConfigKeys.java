@@ -81,6 +81,11 @@ public final class ConfigKeys {
 			"Extra options for child JVMs, separated by spaces (for example -Xmx2g -XX:+UseParallelGC).",
 			text -> splitOn(text, "\\s+")));
 
+	/** Whether child JVMs share a class-data archive. */
+	public static final ConfigKey<Boolean> CLASS_SHARING = register(new ConfigKey<>("class-sharing", "boolean", "true",
+			"Child JVMs share one class-data archive (JDK AppCDS) when the classpath is made of jars only, which about halves their start time; the first child writes it to java.io.tmpdir/fiber-cds.",
+			ConfigKeys::bool));
+
 	/** Extra classes that Java deserialization may create, as ObjectInputFilter patterns. */
 	public static final ConfigKey<List<String>> SERIAL_ALLOW = register(new ConfigKey<>("serial-allow", "list (commas)", "",
 			"Extra classes that shipped functions may contain, as ObjectInputFilter patterns (com.acme.*, com.acme.**).",
@@ -120,6 +125,14 @@ public final class ConfigKeys {
 			throw new IllegalArgumentException("'" + text + "' is not a name (letters, digits and dashes)");
 		}
 		return t;
+	}
+
+	private static boolean bool(String text) {
+		return switch (text.trim().toLowerCase(Locale.ROOT)) {
+			case "true", "yes", "on" -> true;
+			case "false", "no", "off" -> false;
+			default -> throw new IllegalArgumentException("'" + text + "' is not true or false");
+		};
 	}
 
 	private static String nonEmpty(String text) {
