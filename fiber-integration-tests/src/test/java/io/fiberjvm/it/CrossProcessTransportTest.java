@@ -5,25 +5,23 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.BaseSubscriber;
 import reactor.test.StepVerifier;
 
 import io.fiberjvm.codec.Codec;
 import io.fiberjvm.transport.Connection;
 import io.fiberjvm.transport.Endpoint;
 import io.fiberjvm.transport.Messenger;
+import io.fiberjvm.transport.MeteredSubscriber;
 import io.fiberjvm.transport.Router;
 import io.fiberjvm.transport.TransportServer;
 import io.fiberjvm.transport.TransportSettings;
 import io.fiberjvm.transport.rsocket.RSocketTransport;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /** The transport between two JVMs: demand as credits across the process boundary, keep-alive. */
 class CrossProcessTransportTest {
@@ -62,29 +60,14 @@ class CrossProcessTransportTest {
 	void slowConsumerInThisJvmHoldsBackTheProducerInTheOther() throws Exception {
 		Connection peer = peer();
 		Messenger messenger = Messenger.over(peer, Codec.smile());
-		AtomicLong requested = new AtomicLong();
-		AtomicLong received = new AtomicLong();
-		BaseSubscriber<byte[]> slow = new BaseSubscriber<>() {
-			@Override
-			protected void hookOnSubscribe(org.reactivestreams.Subscription s) {
-				requested.set(10);
-				request(10);
-			}
-
-			@Override
-			protected void hookOnNext(byte[] value) {
-				received.incrementAndGet();
-			}
-		};
+		MeteredSubscriber<byte[]> slow = new MeteredSubscriber<>(10);
 		peer.requestStream("firehose", new byte[0]).subscribe(slow);
 		for (int round = 0; round < 10; round++) {
-			long target = requested.get();
-			await().atMost(Duration.ofSeconds(30)).until(() -> received.get() == target);
+			slow.awaitAllRequested(Duration.ofSeconds(30));
 			long produced = messenger.request("produced", "?", Long.class).block(Duration.ofSeconds(30));
 			// The producer in the other JVM made exactly what this side asked for, never more.
-			assertThat(produced).isEqualTo(requested.get());
-			requested.addAndGet(7);
-			slow.request(7);
+			assertThat(produced).isEqualTo(slow.requested());
+			slow.ask(7);
 		}
 		slow.dispose();
 	}

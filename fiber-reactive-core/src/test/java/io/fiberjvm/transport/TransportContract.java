@@ -9,7 +9,6 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
@@ -186,7 +185,6 @@ public interface TransportContract {
 
 	@Test
 	default void serverCanCallThePeerBack() {
-		AtomicLong answers = new AtomicLong();
 		Routes clientSide = Routes.empty().withResponse("whoami", String.class, s -> Mono.just("client answering " + s));
 		List<Connection> peers = new CopyOnWriteArrayList<>();
 		TransportServer server = transport(settings()).bind(new Endpoint("127.0.0.1", 0), peer -> {
@@ -201,7 +199,6 @@ public interface TransportContract {
 		StepVerifier.create(Messenger.over(peers.get(0), Codec.smile()).request("whoami", "server", String.class))
 				.expectNext("client answering server")
 				.verifyComplete();
-		answers.incrementAndGet();
 	}
 
 	@Test
@@ -211,31 +208,16 @@ public interface TransportContract {
 				.map(i -> new byte[] {(byte) i.intValue()})
 				.doOnNext(b -> produced.incrementAndGet()));
 		Connection c = connect(serve(routes), "slow");
-		AtomicLong requested = new AtomicLong();
-		AtomicLong received = new AtomicLong();
-		BaseSubscriber<byte[]> slow = new BaseSubscriber<>() {
-			@Override
-			protected void hookOnSubscribe(org.reactivestreams.Subscription subscription) {
-				requested.addAndGet(5);
-				request(5);
-			}
-
-			@Override
-			protected void hookOnNext(byte[] value) {
-				received.incrementAndGet();
-			}
-		};
+		MeteredSubscriber<byte[]> slow = new MeteredSubscriber<>(5);
 		c.requestStream("firehose", new byte[0]).subscribe(slow);
 		for (int round = 0; round < 20; round++) {
-			long target = requested.get();
-			await().atMost(Duration.ofSeconds(10)).until(() -> received.get() == target);
+			slow.awaitAllRequested(Duration.ofSeconds(10));
 			// The producer may only have made what was asked for, never more.
-			assertThat(produced.get()).isLessThanOrEqualTo(requested.get());
-			requested.addAndGet(3);
-			slow.request(3);
+			assertThat(produced.get()).isLessThanOrEqualTo(slow.requested());
+			slow.ask(3);
 		}
-		await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> produced.get() <= requested.get());
-		assertThat(produced.get()).isEqualTo(requested.get());
+		await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> produced.get() <= slow.requested());
+		assertThat(produced.get()).isEqualTo(slow.requested());
 		slow.dispose();
 	}
 
