@@ -88,7 +88,15 @@ public final class Fiber implements AutoCloseable {
 						Path.of(System.getProperty("java.io.tmpdir"), "fiber-cds"))
 				: null;
 		Endpoint bindAt = new Endpoint(config.get(ConfigKeys.HOST), config.get(ConfigKeys.PORT));
-		this.server = transport.bind(bindAt, this::accept).doOnNext(s -> bound = s).cache();
+		this.server = Mono.defer(() -> closed.get() ? Mono.error(closedError("listen")) : transport.bind(bindAt, this::accept))
+				.doOnNext(s -> {
+					bound = s;
+					if (closed.get()) {
+						s.dispose();
+					}
+				})
+				// A failed bind (say, a fixed port in use) is tried again next time, not remembered.
+				.cache(s -> Duration.ofMillis(Long.MAX_VALUE), error -> Duration.ZERO, () -> Duration.ZERO);
 	}
 
 	/** Opens a runtime configured from system properties, the environment and {@code ./.fiberconfig}. */
@@ -121,9 +129,9 @@ public final class Fiber implements AutoCloseable {
 		return transport;
 	}
 
-	/** Where this run listens for its children; binds on first use. */
+	/** Where this run listens for its children; binds on first use. Fails once the runtime is closed. */
 	public Mono<Endpoint> address() {
-		return server.map(TransportServer::address);
+		return Mono.defer(() -> closed.get() ? Mono.error(closedError("listen")) : server.map(TransportServer::address));
 	}
 
 	/** A process that will run {@code target}, a serializable lambda or object. */
@@ -150,7 +158,7 @@ public final class Fiber implements AutoCloseable {
 
 	Mono<FiberProcess> launch(String name, ShippedTarget target, ResourceSpec resources) {
 		if (closed.get()) {
-			return Mono.error(new FiberException("this Fiber is closed; process '" + name + "' was not started"));
+			return Mono.error(closedError("start process '" + name + "'"));
 		}
 		String jobId = jobIdFor(name);
 		return server.flatMap(s -> {
@@ -163,24 +171,30 @@ public final class Fiber implements AutoCloseable {
 			ProcessSupervisor supervisor = new ProcessSupervisor(name, jobId, target, resources,
 					config.get(ConfigKeys.START_TIMEOUT));
 			processes.put(jobId, supervisor);
-			return backend.create(spec)
-					.doOnError(e -> {
-						processes.remove(jobId);
-						if (archive != null) {
-							archive.release();
-						}
-					})
-					.map(job -> {
-						supervisor.attachJob(job);
-						job.onTerminal().subscribe(status -> {
-							processes.remove(jobId);
-							if (archive != null) {
-								archive.release();
-							}
-						});
-						return (FiberProcess) supervisor;
-					});
+			// The job is attached whatever the caller does, so a cancelled start cannot leave an unknown child.
+			Mono<io.fiberjvm.backend.Job> created = backend.create(spec).cache();
+			created.subscribe(job -> {
+				supervisor.attachJob(job);
+				job.onTerminal().subscribe(status -> {
+					processes.remove(jobId);
+					if (archive != null) {
+						archive.release();
+					}
+				});
+			}, error -> {
+				processes.remove(jobId);
+				supervisor.failStart(error);
+				if (archive != null) {
+					archive.release();
+				}
+			});
+			return created.map(job -> (FiberProcess) supervisor)
+					.doOnCancel(() -> created.flatMap(io.fiberjvm.backend.Job::terminate).subscribe(done -> { }, error -> { }));
 		});
+	}
+
+	private FiberException closedError(String what) {
+		return new FiberException("this Fiber (run " + runId + ") is closed; cannot " + what);
 	}
 
 	private String jobIdFor(String name) {
@@ -228,6 +242,11 @@ public final class Fiber implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
+		if (reactor.core.scheduler.Schedulers.isInNonBlockingThread()) {
+			throw new IllegalStateException("Fiber.close() waits for child processes to end, which a non-blocking thread ("
+					+ Thread.currentThread().getName() + ") must not do; close it from another thread, e.g. with "
+					+ "Mono.fromRunnable(fiber::close).subscribeOn(Schedulers.boundedElastic())");
+		}
 		if (!closed.compareAndSet(false, true)) {
 			return;
 		}
@@ -242,12 +261,16 @@ public final class Fiber implements AutoCloseable {
 			// the backend kills whatever is left below
 		}
 		finally {
-			TransportServer listening = bound;
-			if (listening != null) {
-				listening.dispose();
+			try {
+				TransportServer listening = bound;
+				if (listening != null) {
+					listening.dispose();
+				}
+				backend.close();
 			}
-			backend.close();
-			onClose.tryEmitEmpty();
+			finally {
+				onClose.tryEmitEmpty();
+			}
 		}
 	}
 

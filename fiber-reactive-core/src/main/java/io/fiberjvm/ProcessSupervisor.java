@@ -57,11 +57,14 @@ final class ProcessSupervisor implements FiberProcess {
 							+ ") did not connect back within " + startTimeout + " (fiber.start-timeout); it was killed", null));
 					created.terminate().subscribe();
 				});
-		created.onTerminal().subscribe(status -> {
-			if (!connected) {
-				describeEarlyExit(status).subscribe(running::tryEmitError);
-			}
-		});
+		// Whenever the job ends before its target started, onRunning() fails; once it started this is a no-op.
+		created.onTerminal().subscribe(status -> describeEarlyExit(status).subscribe(running::tryEmitError));
+	}
+
+	/** The backend could not create the job. */
+	void failStart(Throwable error) {
+		job.tryEmitError(error);
+		running.tryEmitError(error);
 	}
 
 	/** The routes this process's child may call; the child is now connected. */
@@ -80,8 +83,9 @@ final class ProcessSupervisor implements FiberProcess {
 
 	private Mono<Throwable> describeEarlyExit(JobStatus status) {
 		int code = status.exitCode() == null ? -1 : status.exitCode();
+		String when = connected ? " before its target started" : " before it connected back";
 		return logTail().map(tail -> new ProcessFailedException(name, code, "process '" + name + "' (job " + jobId
-				+ ") " + status.message() + " before it connected back; its output ends with:\n" + tail, null));
+				+ ") " + status.message() + when + "; its output ends with:\n" + tail, null));
 	}
 
 	private Mono<String> logTail() {

@@ -51,6 +51,41 @@ public final class RemoteException extends FiberException {
 	}
 
 	/**
+	 * Like {@link #encode(Throwable)}, but at most {@code maxBytes} long in UTF-8: when the full text is
+	 * longer, causes are dropped first, then trace frames, then the end of the message, so the error
+	 * still fits a frame and still says what it was.
+	 */
+	public static String encode(Throwable error, int maxBytes) {
+		String full = encode(error);
+		if (utf8Length(full) <= maxBytes) {
+			return full;
+		}
+		Wire wire = Wire.of(error, 0);
+		String message = wire.message() == null ? null : wire.message();
+		for (int frames : new int[] {64, 16, 4, 0}) {
+			for (int keep : new int[] {4096, 512, 64}) {
+				String cut = message == null || message.length() <= keep ? message : message.substring(0, keep) + "... (cut)";
+				List<String[]> trace = wire.trace().subList(0, Math.min(frames, wire.trace().size()));
+				try {
+					String text = MARKER + JSON.writeValueAsString(new Wire(wire.type(), cut, trace, null));
+					if (utf8Length(text) <= maxBytes) {
+						return text;
+					}
+				}
+				catch (IOException e) {
+					break;
+				}
+			}
+		}
+		String bare = wire.type();
+		return bare.length() <= maxBytes ? bare : bare.substring(0, Math.max(0, maxBytes));
+	}
+
+	private static int utf8Length(String text) {
+		return text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+	}
+
+	/**
 	 * Reads what {@link #encode} wrote; any other text becomes a {@code RemoteException} of
 	 * unknown type with that text as its message, so nothing the peer said is lost.
 	 */

@@ -146,16 +146,15 @@ class FiberProcessTest {
 	}
 
 	@Test
-	void capturedClassOutsideTheAllowListIsRefusedByTheChild() {
+	void capturedClassOutsideTheAllowListIsRefusedBeforeAnyJobStarts() {
 		AtomicInteger counter = new AtomicInteger(41);
-		FiberProcess p = start(fiber.process(() -> System.out.println("counter " + counter.incrementAndGet())));
-		StepVerifier.create(p.join())
+		StepVerifier.create(fiber.process(() -> System.out.println("counter " + counter.incrementAndGet())).start())
 				.expectErrorSatisfies(e -> {
-					assertThat(e.getCause()).isInstanceOf(RemoteException.class);
-					assertThat(((RemoteException) e.getCause()).remoteType()).isEqualTo(CodecException.class.getName());
+					assertThat(e).isInstanceOf(CodecException.class);
 					assertThat(e.getMessage()).contains("java.util.concurrent.atomic.AtomicInteger").contains("fiber.serial-allow");
 				})
 				.verify(LONG);
+		assertThat(fiber.liveProcesses()).isEmpty();
 
 		try (Fiber allowing = Fiber.builder().set("serial-allow", "java.util.concurrent.atomic.*").open()) {
 			FiberProcess ok = allowing.process(() -> System.out.println("counter " + counter.incrementAndGet())).start().block(LONG);
@@ -194,6 +193,28 @@ class FiberProcessTest {
 		StepVerifier.create(Flux.fromIterable(all).flatMap(FiberProcess::join)).expectComplete().verify(LONG);
 		assertThat(Flux.fromIterable(all).flatMap(FiberProcess::logs).collectList().block(LONG))
 				.contains("worker 0", "worker 1", "worker 2", "worker 3");
+	}
+
+	@Test
+	void cancellingAStartLeavesNoChildBehind() {
+		reactor.core.Disposable start = fiber.process(Targets.Sleeper.class).start().subscribe();
+		start.dispose();
+		await().atMost(LONG).until(() -> fiber.liveProcesses().isEmpty());
+		await().atMost(LONG).until(() -> ProcessHandle.current().children()
+				.noneMatch(child -> child.info().arguments().map(a -> String.join(" ", a).contains("WorkerMain")).orElse(false)));
+	}
+
+	@Test
+	void closeOnANonBlockingThreadIsRefusedClearlyAndTheFiberStaysUsable() {
+		StepVerifier.create(reactor.core.publisher.Mono.delay(Duration.ofMillis(1)).doOnNext(tick -> fiber.close()))
+				.expectErrorSatisfies(e -> assertThat(e).isInstanceOf(IllegalStateException.class)
+						.hasMessageContaining("non-blocking thread"))
+				.verify(LONG);
+		FiberProcess p = start(fiber.process(Targets.Sized.class));
+		StepVerifier.create(p.join()).expectComplete().verify(LONG);
+		fiber.close();
+		StepVerifier.create(fiber.address()).expectErrorMatches(e -> e.getMessage().contains("closed")).verify(LONG);
+		StepVerifier.create(fiber.onClose()).expectComplete().verify(LONG);
 	}
 
 	@Test

@@ -52,7 +52,8 @@ public final class JavaSerialization {
 	/** The pattern that admits the package of {@code type}: {@code com.acme.*}. */
 	public static String packagePattern(Class<?> type) {
 		String pkg = type.getPackageName();
-		return pkg.isEmpty() ? type.getName() : pkg + ".*";
+		// A lambda's hidden class name has a '/', which the filter reads as a module: name its nest host.
+		return pkg.isEmpty() ? type.getNestHost().getName() : pkg + ".*";
 	}
 
 	/** Writes a serializable object, or fails naming the part that is not serializable. */

@@ -43,16 +43,35 @@ public record ShippedTarget(String className, byte[] serialized, List<String> al
 		List<String> allow = new java.util.ArrayList<>(extraAllow);
 		allow.add(JavaSerialization.packagePattern(target.getClass()));
 		JavaSerialization serialization = JavaSerialization.allowing(allow);
-		return new ShippedTarget(null, serialization.write(target), allow);
+		byte[] bytes = serialization.write(target);
+		// Read it back here, so a capture the child would refuse fails at start(), before any job exists.
+		serialization.read(bytes, Runnable.class);
+		return new ShippedTarget(null, bytes, List.of(JavaSerialization.packagePattern(target.getClass())));
 	}
 
-	/** Creates the target in this process. */
-	public Runnable materialize() {
+	/**
+	 * Creates the target in this process. A serialized target is read with this process's own
+	 * {@code serial-allow} patterns plus, from the sender, only patterns naming one package or class
+	 * (the target's own), never wildcards over everything or filter limits.
+	 */
+	public Runnable materialize(List<String> localAllow) {
 		if (serialized != null) {
-			return JavaSerialization.allowing(allow).read(serialized, Runnable.class);
+			List<String> patterns = new java.util.ArrayList<>(localAllow);
+			for (String pattern : allow) {
+				if (!pattern.matches("[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)*(\\.\\*)?") || localAllow.contains(pattern)) {
+					if (!localAllow.contains(pattern)) {
+						throw new CodecException("the shipped target asks to allow '" + pattern
+								+ "', which is not a package or class name; refused");
+					}
+					continue;
+				}
+				patterns.add(pattern);
+			}
+			return JavaSerialization.allowing(patterns).read(serialized, Runnable.class);
 		}
 		try {
-			Class<?> type = Class.forName(className, true, Thread.currentThread().getContextClassLoader());
+			// Not initialized until it is known to be a Runnable: no static initializer of another class runs.
+			Class<?> type = Class.forName(className, false, Thread.currentThread().getContextClassLoader());
 			if (!Runnable.class.isAssignableFrom(type)) {
 				throw new CodecException("target class " + className + " is not a Runnable");
 			}

@@ -62,12 +62,14 @@ public final class WorkerMain {
 
 		String error = null;
 		try {
-			Runnable target = parent.request(WorkerRoutes.TARGET, args[2], ShippedTarget.class).block(timeout).materialize();
+			Runnable target = parent.request(WorkerRoutes.TARGET, args[2], ShippedTarget.class).block(timeout)
+					.materialize(config.get(ConfigKeys.SERIAL_ALLOW));
 			target.run();
 		}
 		catch (Throwable t) {
 			t.printStackTrace();
-			error = RemoteException.encode(t);
+			// The outcome must fit a frame, with room for the record around it.
+			error = RemoteException.encode(t, Math.toIntExact(config.get(ConfigKeys.MAX_FRAME_SIZE)) - 1024);
 		}
 		try {
 			parent.request(WorkerRoutes.OUTCOME, new Outcome(error), Boolean.class).block(timeout);

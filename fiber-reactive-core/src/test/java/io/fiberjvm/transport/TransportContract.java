@@ -110,6 +110,20 @@ public interface TransportContract {
 	}
 
 	@Test
+	default void anErrorTooLargeForAFrameArrivesCutAndTheConnectionGoesOn() {
+		String huge = "x".repeat(settings().maxFrameSize() * 2);
+		Routes routes = echoRoutes().withResponse("huge-error", String.class, s -> Mono.error(new IllegalStateException(huge)));
+		Messenger m = Messenger.over(connect(serve(routes), "client"), Codec.smile());
+		StepVerifier.create(m.request("huge-error", "x", String.class))
+				.expectErrorSatisfies(e -> {
+					assertThat(((RemoteException) e).remoteType()).isEqualTo(IllegalStateException.class.getName());
+					assertThat(((RemoteException) e).remoteMessage()).endsWith("(cut)");
+				})
+				.verify(Duration.ofSeconds(10));
+		StepVerifier.create(m.request("echo", new Point(1, 2), Point.class)).expectNext(new Point(2, 1)).verifyComplete();
+	}
+
+	@Test
 	default void unknownRouteIsAClearErrorAndTheConnectionGoesOn() {
 		Connection c = connect(serve(echoRoutes()), "client");
 		Messenger m = Messenger.over(c, Codec.smile());

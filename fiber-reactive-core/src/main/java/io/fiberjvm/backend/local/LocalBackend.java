@@ -3,6 +3,7 @@ package io.fiberjvm.backend.local;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,14 +58,23 @@ public final class LocalBackend implements Backend {
 	}
 
 	private LocalJob start(JobSpec spec) throws IOException {
-		if (closed) {
-			throw new FiberException("the local backend is closed; job " + spec.name() + " was not started");
+		synchronized (live) {
+			if (closed) {
+				throw new FiberException("the local backend is closed; job " + spec.name() + " was not started");
+			}
+			LocalJob job = launch(spec);
+			live.add(job);
+			return job;
 		}
+	}
+
+	private LocalJob launch(JobSpec spec) throws IOException {
 		ResourceSpec resources = spec.resources();
 		List<String> devices = gpus.take(resources.gpu(), spec.name());
 		try {
-			Files.createDirectories(logDir);
+			createPrivateDirectory(logDir);
 			Path log = logDir.resolve(spec.name() + ".log");
+			createPrivateFile(log);
 			ProcessBuilder builder = new ProcessBuilder(withResourceHints(spec.command(), resources));
 			Map<String, String> env = builder.environment();
 			env.putAll(spec.environment());
@@ -74,7 +84,6 @@ public final class LocalBackend implements Backend {
 			}
 			builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.to(log.toFile()));
 			LocalJob job = new LocalJob(spec, builder.start(), log, grace);
-			live.add(job);
 			job.onTerminal().subscribe(status -> {
 				live.remove(job);
 				gpus.release(devices);
@@ -84,6 +93,29 @@ public final class LocalBackend implements Backend {
 		catch (IOException | RuntimeException e) {
 			gpus.release(devices);
 			throw e;
+		}
+	}
+
+	/** Output may hold whatever a target prints: readable by this user only, where the file system allows. */
+	private static void createPrivateDirectory(Path dir) throws IOException {
+		if (Files.isDirectory(dir)) {
+			return;
+		}
+		try {
+			Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+		}
+		catch (UnsupportedOperationException notPosix) {
+			Files.createDirectories(dir);
+		}
+	}
+
+	private static void createPrivateFile(Path file) throws IOException {
+		Files.deleteIfExists(file);
+		try {
+			Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+		}
+		catch (UnsupportedOperationException notPosix) {
+			Files.createFile(file);
 		}
 	}
 
@@ -116,11 +148,19 @@ public final class LocalBackend implements Backend {
 
 	@Override
 	public void close() {
-		closed = true;
-		List<LocalJob> jobs = new ArrayList<>(live);
+		List<LocalJob> jobs;
+		synchronized (live) {
+			closed = true;
+			jobs = new ArrayList<>(live);
+		}
 		jobs.forEach(LocalJob::kill);
 		for (LocalJob job : jobs) {
-			job.onTerminal().block(grace.plusSeconds(5));
+			try {
+				job.onTerminal().block(grace.plusSeconds(5));
+			}
+			catch (RuntimeException stillDying) {
+				// killed with SIGKILL already; nothing more to do
+			}
 		}
 		try {
 			Runtime.getRuntime().removeShutdownHook(shutdownHook);

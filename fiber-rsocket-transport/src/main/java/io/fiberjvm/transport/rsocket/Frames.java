@@ -65,8 +65,8 @@ final class Frames {
 	}
 
 	/** A handler's error as it travels: the type, message and trace of the original, encoded. */
-	static Throwable toWire(Throwable error) {
-		return new ApplicationErrorException(RemoteException.encode(error));
+	static Throwable toWire(Throwable error, int maxFrameSize) {
+		return new ApplicationErrorException(RemoteException.encode(error, maxFrameSize - HEADER_ROOM));
 	}
 
 	/** An error as RSocket reports it, as Fiber's callers should see it. */

@@ -1,7 +1,6 @@
 package io.fiberjvm.transport.rsocket;
 
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,6 +25,7 @@ import reactor.netty.tcp.TcpServer;
 
 import io.fiberjvm.transport.Acceptor;
 import io.fiberjvm.transport.Connection;
+import io.fiberjvm.transport.ConnectionRejectedException;
 import io.fiberjvm.transport.Endpoint;
 import io.fiberjvm.transport.RejectedConnection;
 import io.fiberjvm.transport.Router;
@@ -46,11 +46,11 @@ public final class RSocketTransport implements Transport {
 	private static final Logger log = LoggerFactory.getLogger(RSocketTransport.class);
 
 	private final TransportSettings settings;
-	private final byte[] secret;
+	private final SecretProof proof;
 
 	public RSocketTransport(TransportSettings settings) {
 		this.settings = Objects.requireNonNull(settings, "settings");
-		this.secret = settings.secret().getBytes(StandardCharsets.UTF_8);
+		this.proof = new SecretProof(settings.secret());
 	}
 
 	@Override
@@ -83,26 +83,16 @@ public final class RSocketTransport implements Transport {
 			Sinks.Many<RejectedConnection> rejections) {
 		byte[] presented = Frames.bytes(setup.retain());
 		String peer = setup.hasMetadata() ? setup.getMetadataUtf8() : "";
-		String refusal = null;
-		if (presented.length == 0) {
-			refusal = "the setup frame carries no secret";
-		}
-		else if (!MessageDigest.isEqual(presented, secret)) {
-			refusal = "wrong secret";
-		}
-		else if (peer.isEmpty()) {
-			refusal = "the setup frame names no peer";
-		}
+		String refusal = peer.isEmpty() ? "the setup frame names no peer" : proof.refusal(presented, peer);
 		if (refusal != null) {
-			reject(rejections, "peer '" + peer + "'", refusal);
+			// WatchedConnection reports it, with the peer's address.
 			return Mono.error(new RejectedSetupException(refusal));
 		}
 		try {
 			Router router = acceptor.accept(new RSocketConnection(requester, peer, settings.maxFrameSize()));
-			return Mono.just(new RouterResponder(Objects.requireNonNull(router, "router"), settings.maxFrameSize()));
+			return Mono.just(new RouterResponder(Objects.requireNonNull(router, "router"), settings.maxFrameSize(), proof));
 		}
 		catch (RuntimeException e) {
-			reject(rejections, "peer '" + peer + "'", "refused by the acceptor: " + e.getMessage());
 			return Mono.error(new RejectedSetupException(String.valueOf(e.getMessage())));
 		}
 	}
@@ -118,20 +108,25 @@ public final class RSocketTransport implements Transport {
 		Objects.requireNonNull(peerName, "peerName");
 		Objects.requireNonNull(router, "router");
 		return RSocketConnector.create()
-				.setupPayload(DefaultPayload.create(secret, peerName.getBytes(StandardCharsets.UTF_8)))
+				.setupPayload(Mono.fromCallable(() -> DefaultPayload.create(proof.setupFor(peerName),
+						peerName.getBytes(StandardCharsets.UTF_8))))
 				.keepAlive(settings.keepAliveInterval(), settings.keepAliveTimeout())
 				.maxInboundPayloadSize(settings.maxFrameSize())
 				.payloadDecoder(PayloadDecoder.DEFAULT)
-				.acceptor(SocketAcceptor.with(new RouterResponder(router, settings.maxFrameSize())))
+				.acceptor(SocketAcceptor.with(new RouterResponder(router, settings.maxFrameSize(), proof)))
 				.connect(TcpClientTransport.create(TcpClient.create().host(endpoint.host()).port(endpoint.port()),
 						settings.maxFrameSize()))
 				.onErrorMap(e -> new io.fiberjvm.FiberException("cannot connect to " + endpoint + ": " + e.getMessage(), e))
 				.flatMap(socket -> {
 					Connection connection = new RSocketConnection(socket, endpoint.toString(), settings.maxFrameSize());
-					// RSocket sends no answer to a setup; a first request proves the server accepted ours.
-					return connection.requestResponse(RouterResponder.HELLO, new byte[0])
-							.thenReturn(connection)
-							.doOnError(e -> socket.dispose());
+					// RSocket answers no setup; the hello proves the server accepted ours and knows the secret too.
+					String nonce = SecretProof.nonce();
+					return connection.requestResponse(RouterResponder.HELLO, nonce.getBytes(StandardCharsets.UTF_8))
+							.flatMap(answer -> proof.checksHelloAnswer(nonce, answer) ? Mono.just(connection)
+									: Mono.error(new ConnectionRejectedException("the server at " + endpoint
+											+ " does not know the run's secret; not talking to it", null)))
+							.doOnError(e -> socket.dispose())
+							.doOnCancel(socket::dispose);
 				});
 	}
 

@@ -20,22 +20,23 @@ final class RouterResponder implements RSocket {
 
 	private final Router router;
 	private final int maxFrameSize;
+	private final SecretProof proof;
 
-	RouterResponder(Router router, int maxFrameSize) {
+	RouterResponder(Router router, int maxFrameSize, SecretProof proof) {
 		this.router = router;
 		this.maxFrameSize = maxFrameSize;
+		this.proof = proof;
 	}
 
 	@Override
 	public Mono<Payload> requestResponse(Payload payload) {
 		String route = Frames.route(payload);
 		if (route.equals(HELLO)) {
-			payload.release();
-			return Mono.just(Frames.data(new byte[0], route, maxFrameSize));
+			return Mono.just(Frames.data(proof.helloAnswer(Frames.bytes(payload)), route, maxFrameSize));
 		}
 		return router.requestResponse(route, Frames.bytes(payload))
 				.map(bytes -> Frames.data(bytes, route, maxFrameSize))
-				.onErrorMap(Frames::toWire);
+				.onErrorMap(this::toWire);
 	}
 
 	@Override
@@ -43,7 +44,7 @@ final class RouterResponder implements RSocket {
 		String route = Frames.route(payload);
 		return router.requestStream(route, Frames.bytes(payload))
 				.map(bytes -> Frames.data(bytes, route, maxFrameSize))
-				.onErrorMap(Frames::toWire);
+				.onErrorMap(this::toWire);
 	}
 
 	@Override
@@ -57,7 +58,7 @@ final class RouterResponder implements RSocket {
 			header.release();
 			return router.requestChannel(route, all.skip(1).map(Frames::bytes))
 					.map(bytes -> Frames.data(bytes, route, maxFrameSize))
-					.onErrorMap(Frames::toWire);
+					.onErrorMap(this::toWire);
 		}, false);
 	}
 
@@ -67,6 +68,10 @@ final class RouterResponder implements RSocket {
 		// Nobody hears a fire-and-forget error but this side: say it here.
 		return router.fireAndForget(route, Frames.bytes(payload))
 				.doOnError(e -> log.warn("fire-and-forget on route '{}' failed: {}", route, e.toString()))
-				.onErrorMap(Frames::toWire);
+				.onErrorMap(this::toWire);
+	}
+
+	private Throwable toWire(Throwable error) {
+		return Frames.toWire(error, maxFrameSize);
 	}
 }

@@ -72,7 +72,10 @@ final class WatchedConnection implements DuplexConnection {
 
 	@Override
 	public void sendErrorAndClose(RSocketErrorException error) {
-		report("refused: " + error.getMessage());
+		// Setup refusals and protocol violations are bad input; "Disposed" on shutdown is not.
+		if (error instanceof io.rsocket.exceptions.SetupException) {
+			report("refused: " + error.getMessage());
+		}
 		delegate.sendErrorAndClose(error);
 	}
 

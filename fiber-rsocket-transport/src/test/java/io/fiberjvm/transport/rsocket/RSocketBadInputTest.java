@@ -89,6 +89,36 @@ class RSocketBadInputTest {
 	}
 
 	@Test
+	void theSecretItselfInTheSetupIsNotAProofAndIsRefused() {
+		RSocket raw = rawClient(SECRET.getBytes(StandardCharsets.UTF_8), LIMIT);
+		StepVerifier.create(raw.requestResponse(DefaultPayload.create("hi", "echo")))
+				.expectErrorMatches(e -> e instanceof RejectedSetupException && e.getMessage().contains("no proof of the secret"))
+				.verify(Duration.ofSeconds(10));
+		assertServerStillServes();
+	}
+
+	@Test
+	void aServerThatDoesNotKnowTheSecretIsNotTalkedTo() {
+		io.rsocket.transport.netty.server.CloseableChannel impostor = io.rsocket.core.RSocketServer
+				.create(io.rsocket.SocketAcceptor.forRequestResponse(p -> {
+					p.release();
+					return Mono.just(DefaultPayload.create("sure"));
+				}))
+				.bind(io.rsocket.transport.netty.server.TcpServerTransport.create("127.0.0.1", 0))
+				.block(Duration.ofSeconds(10));
+		try {
+			StepVerifier.create(new RSocketTransport(settings).connect(new Endpoint("127.0.0.1", impostor.address().getPort()),
+							"client", Router.none()))
+					.expectErrorMatches(e -> e instanceof io.fiberjvm.transport.ConnectionRejectedException
+							&& e.getMessage().contains("does not know the run's secret"))
+					.verify(Duration.ofSeconds(10));
+		}
+		finally {
+			impostor.dispose();
+		}
+	}
+
+	@Test
 	void randomBytesCloseThatConnectionOnly() throws Exception {
 		byte[] garbage = new byte[4096];
 		new Random(42).nextBytes(garbage);
@@ -139,7 +169,7 @@ class RSocketBadInputTest {
 
 	@Test
 	void authenticatedPeerSendingAnOversizedFrameIsCutOff() {
-		RSocket raw = rawClient(SECRET.getBytes(StandardCharsets.UTF_8), 0xFF_FFFF);
+		RSocket raw = rawClient(new SecretProof(SECRET).setupFor("raw"), 0xFF_FFFF);
 		StepVerifier.create(raw.requestResponse(DefaultPayload.create(new byte[LIMIT * 2], "echo".getBytes(StandardCharsets.UTF_8))))
 				.expectError()
 				.verify(Duration.ofSeconds(15));
