@@ -17,7 +17,14 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
+import java.util.function.Supplier;
+
 import io.fiberjvm.backend.Backend;
+import io.fiberjvm.codec.Codec;
+import io.fiberjvm.queue.FiberPipe;
+import io.fiberjvm.queue.FiberQueue;
+import io.fiberjvm.queue.QueueContext;
+import io.fiberjvm.queue.QueueService;
 import io.fiberjvm.backend.BackendProvider;
 import io.fiberjvm.backend.JobSpec;
 import io.fiberjvm.config.ConfigKeys;
@@ -54,6 +61,7 @@ import io.fiberjvm.worker.WorkerRoutes;
 public final class Fiber implements AutoCloseable {
 
 	private static final SecureRandom RANDOM = new SecureRandom();
+	private static final int DEFAULT_CAPACITY = 1024;
 
 	private final FiberConfig config;
 	private final String runId;
@@ -66,15 +74,22 @@ public final class Fiber implements AutoCloseable {
 	private final AtomicBoolean closed = new AtomicBoolean();
 	private final Sinks.Empty<Void> onClose = Sinks.empty();
 	private volatile TransportServer bound;
+	private final String name;
+	private final QueueService queues;
+	private final Map<Endpoint, Mono<Connection>> connections = new ConcurrentHashMap<>();
 	private final String javaExecutable;
 	private final SharedClassArchive classArchive;
 
 	Fiber(FiberConfig config) {
+		this(config, newSecret(), null);
+	}
+
+	private Fiber(FiberConfig config, String secret, String name) {
 		this.config = Objects.requireNonNull(config, "config");
-		byte[] random = new byte[32];
-		RANDOM.nextBytes(random);
-		this.secret = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+		this.secret = Objects.requireNonNull(secret, "secret");
 		this.runId = Long.toString(RANDOM.nextLong() >>> 38, 36);
+		this.name = name != null ? name : "run-" + runId;
+		this.queues = new QueueService(new Context());
 		this.transport = Providers.select(TransportProvider.class, config.get(ConfigKeys.TRANSPORT),
 				ConfigKeys.TRANSPORT.name(), "Add io.fiberjvm:fiber-rsocket-transport to the classpath.")
 				.create(TransportSettings.from(config, secret));
@@ -97,6 +112,25 @@ public final class Fiber implements AutoCloseable {
 				})
 				// A failed bind (say, a fixed port in use) is tried again next time, not remembered.
 				.cache(s -> Duration.ofMillis(Long.MAX_VALUE), error -> Duration.ZERO, () -> Duration.ZERO);
+	}
+
+	private static String newSecret() {
+		byte[] random = new byte[32];
+		RANDOM.nextBytes(random);
+		return Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+	}
+
+	/**
+	 * A runtime that joins an existing run: it shares the run's secret, so it can reach queues and
+	 * processes of that run and they can reach it. Every job-backed process opens one of these
+	 * (named after its job); a program that joins a run started elsewhere may too.
+	 *
+	 * @param name the name this runtime gives when it connects to others
+	 */
+	public static Fiber joinRun(FiberConfig config, String secret, String name) {
+		Objects.requireNonNull(secret, "secret");
+		Objects.requireNonNull(name, "name");
+		return new Fiber(config, secret, name);
 	}
 
 	/** Opens a runtime configured from system properties, the environment and {@code ./.fiberconfig}. */
@@ -132,6 +166,58 @@ public final class Fiber implements AutoCloseable {
 	/** Where this run listens for its children; binds on first use. Fails once the runtime is closed. */
 	public Mono<Endpoint> address() {
 		return Mono.defer(() -> closed.get() ? Mono.error(closedError("listen")) : server.map(TransportServer::address));
+	}
+
+	/** A queue hosted by this runtime, holding at most 1024 items; see {@link FiberQueue}. */
+	public <T> FiberQueue<T> queue(Class<T> type) {
+		return queue(type, DEFAULT_CAPACITY);
+	}
+
+	/**
+	 * A queue hosted by this runtime, holding at most {@code capacity} items. It is made at once,
+	 * binding this runtime's server if it does not listen yet.
+	 */
+	public <T> FiberQueue<T> queue(Class<T> type, int capacity) {
+		if (closed.get()) {
+			throw closedError("make a queue");
+		}
+		return queues.create(type, capacity);
+	}
+
+	/** A duplex pipe: each end sends to the other; see {@link FiberPipe}. */
+	public <T> FiberPipe<T> pipe(Class<T> type) {
+		return pipe(type, true);
+	}
+
+	/** A pipe; one-way when {@code duplex} is false ({@link FiberPipe#left()} receives, {@link FiberPipe#right()} sends). */
+	public <T> FiberPipe<T> pipe(Class<T> type, boolean duplex) {
+		FiberQueue<T> leftToRight = queue(type);
+		return FiberPipe.over(leftToRight, duplex ? queue(type) : null);
+	}
+
+	/**
+	 * A connection to the runtime of this run listening at {@code endpoint}: made on first use,
+	 * authenticated with the run's secret, and shared by every caller until it closes.
+	 */
+	public Mono<Connection> connectionTo(Endpoint endpoint) {
+		Objects.requireNonNull(endpoint, "endpoint");
+		return Mono.defer(() -> {
+			if (closed.get()) {
+				return Mono.error(closedError("connect to " + endpoint));
+			}
+			return connections.computeIfAbsent(endpoint, e -> transport.connect(e, name, routesFor(null))
+					.doOnNext(c -> c.onClose().subscribe(null, null, () -> connections.remove(e)))
+					.doOnError(error -> connections.remove(e))
+					.cache());
+		});
+	}
+
+	/**
+	 * Runs {@code action} with this runtime reading the objects it deserializes: queue handles in a
+	 * shipped target become handles of this runtime.
+	 */
+	public <T> T resolvingHandles(Supplier<T> action) {
+		return QueueContext.resolving(queues.context(), action);
 	}
 
 	/** A process that will run {@code target}, a serializable lambda or object. */
@@ -228,12 +314,69 @@ public final class Fiber implements AutoCloseable {
 		return env;
 	}
 
+	/** Any peer that proved the run's secret may use this runtime's queues; its own children get their routes too. */
 	private Router accept(Connection peer) {
 		ProcessSupervisor supervisor = processes.get(peer.peerName());
-		if (supervisor == null) {
-			throw new FiberException("no job-backed process of run " + runId + " is named '" + peer.peerName() + "'");
+		return routesFor(supervisor == null ? null : supervisor.attach(peer));
+	}
+
+	private Router routesFor(Router own) {
+		Router service = queues.router();
+		Router rest = own != null ? own : Router.none();
+		return new Router() {
+			private Router pick(String route) {
+				return QueueService.serves(route) ? service : rest;
+			}
+
+			@Override
+			public Mono<byte[]> requestResponse(String route, byte[] data) {
+				return pick(route).requestResponse(route, data);
+			}
+
+			@Override
+			public Flux<byte[]> requestStream(String route, byte[] data) {
+				return pick(route).requestStream(route, data);
+			}
+
+			@Override
+			public Flux<byte[]> requestChannel(String route, org.reactivestreams.Publisher<byte[]> data) {
+				return pick(route).requestChannel(route, data);
+			}
+
+			@Override
+			public Mono<Void> fireAndForget(String route, byte[] data) {
+				return pick(route).fireAndForget(route, data);
+			}
+		};
+	}
+
+	/** What this runtime's queues need from it. */
+	private final class Context implements QueueContext {
+
+		@Override
+		public Endpoint localAddress() {
+			return address().block(config.get(ConfigKeys.START_TIMEOUT));
 		}
-		return supervisor.attach(peer);
+
+		@Override
+		public Mono<Connection> connectionTo(Endpoint endpoint) {
+			return Fiber.this.connectionTo(endpoint);
+		}
+
+		@Override
+		public Codec codec() {
+			return Codec.smile();
+		}
+
+		@Override
+		public int maxFrameSize() {
+			return Math.toIntExact(config.get(ConfigKeys.MAX_FRAME_SIZE));
+		}
+
+		@Override
+		public QueueService queues() {
+			return queues;
+		}
 	}
 
 	/**
@@ -262,6 +405,8 @@ public final class Fiber implements AutoCloseable {
 		}
 		finally {
 			try {
+				connections.values().forEach(c -> c.subscribe(Connection::dispose, error -> { }));
+				connections.clear();
 				TransportServer listening = bound;
 				if (listening != null) {
 					listening.dispose();

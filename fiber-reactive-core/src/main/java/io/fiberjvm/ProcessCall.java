@@ -69,7 +69,8 @@ public final class ProcessCall {
 		return Mono.defer(() -> {
 			ShippedTarget shipped = target instanceof Class<?> type
 					? ShippedTarget.ofClass((Class<? extends Runnable>) type)
-					: ShippedTarget.ofObject((FiberRunnable) target, fiber.config().get(io.fiberjvm.config.ConfigKeys.SERIAL_ALLOW));
+					: fiber.resolvingHandles(() -> ShippedTarget.ofObject((FiberRunnable) target,
+							fiber.config().get(io.fiberjvm.config.ConfigKeys.SERIAL_ALLOW)));
 			return fiber.launch(name, shipped, resources);
 		});
 	}

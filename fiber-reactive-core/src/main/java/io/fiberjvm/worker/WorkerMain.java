@@ -2,20 +2,17 @@ package io.fiberjvm.worker;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
+import io.fiberjvm.Fiber;
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.codec.Codec;
 import io.fiberjvm.config.ConfigKeys;
 import io.fiberjvm.config.FiberConfig;
-import io.fiberjvm.spi.Providers;
 import io.fiberjvm.transport.Connection;
 import io.fiberjvm.transport.Endpoint;
 import io.fiberjvm.transport.Messenger;
-import io.fiberjvm.transport.Router;
-import io.fiberjvm.transport.Transport;
-import io.fiberjvm.transport.TransportProvider;
-import io.fiberjvm.transport.TransportSettings;
 
 /**
  * The entry point of a job-backed process: {@code WorkerMain process <parent host:port> <job id>}.
@@ -43,13 +40,11 @@ public final class WorkerMain {
 		}
 		Connection connection;
 		FiberConfig config;
+		Fiber runtime;
 		try {
 			config = FiberConfig.resolve(Map.of(), System.getProperties(), System.getenv(), Path.of(FiberConfig.FILE_NAME));
-			Transport transport = Providers.select(TransportProvider.class, config.get(ConfigKeys.TRANSPORT),
-					ConfigKeys.TRANSPORT.name(), "Put fiber-rsocket-transport on the classpath.")
-					.create(TransportSettings.from(config, secret));
-			connection = transport.connect(Endpoint.parse(args[1]), args[2], Router.none())
-					.block(config.get(ConfigKeys.START_TIMEOUT));
+			runtime = Fiber.joinRun(config, secret, args[2]);
+			connection = runtime.connectionTo(Endpoint.parse(args[1])).block(config.get(ConfigKeys.START_TIMEOUT));
 		}
 		catch (RuntimeException e) {
 			e.printStackTrace();
@@ -62,8 +57,9 @@ public final class WorkerMain {
 
 		String error = null;
 		try {
-			Runnable target = parent.request(WorkerRoutes.TARGET, args[2], ShippedTarget.class).block(timeout)
-					.materialize(config.get(ConfigKeys.SERIAL_ALLOW));
+			ShippedTarget shipped = parent.request(WorkerRoutes.TARGET, args[2], ShippedTarget.class).block(timeout);
+			List<String> allow = config.get(ConfigKeys.SERIAL_ALLOW);
+			Runnable target = runtime.resolvingHandles(() -> shipped.materialize(allow));
 			target.run();
 		}
 		catch (Throwable t) {

@@ -1,0 +1,74 @@
+package io.fiberjvm.queue;
+
+import java.io.Serializable;
+
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * A bounded queue that many processes put into and take from: the cluster's
+ * {@link java.util.concurrent.BlockingQueue}, as Monos and Fluxes.
+ *
+ * <p>The queue lives in the process that created it (its host). A handle travels to any job-backed
+ * process of the same run, captured by a shipped lambda or target, as the host's address, the queue's
+ * id and its item type; calls from there go over the run's transport.
+ *
+ * <p>What is guaranteed:
+ * <ul>
+ * <li><b>Capacity.</b> The host holds at most {@link #capacity()} items: those waiting plus those
+ * handed to consumers and not yet acknowledged. A producer at capacity waits ({@link #put} and
+ * {@link #send} complete later); nothing is dropped and nothing is buffered without end.</li>
+ * <li><b>Each item reaches one consumer</b>, and items from one producer (one {@code put} after
+ * another, or one {@code send}) are handed out in the order they were put.</li>
+ * <li><b>At least once.</b> An item counts as acknowledged when the {@code onNext} of the subscriber to
+ * {@link #receive()} has returned for it; do the work inside that {@code onNext} (for example in
+ * {@code doOnNext}, where blocking is allowed) to be acknowledged only after it. An operator that
+ * queues items ahead of its own work ({@code concatMap}, {@code flatMap}, {@code publishOn}) acknowledges
+ * them as it queues them. Items handed to a consumer that cancels, fails or dies before acknowledging
+ * them go back to the front of the queue and are handed out again, so such an item may be seen twice
+ * and may then come before later items of its producer.</li>
+ * <li><b>Demand is the consumer's.</b> {@link #receive()} asks the host for no more items than its
+ * subscriber requested, and never more than its prefetch ahead of what the subscriber acknowledged;
+ * items reach the subscriber on a Reactor worker thread, never on a network thread.</li>
+ * <li><b>Closing</b> refuses new items; consumers receive what is left, then complete.</li>
+ * <li>Items travel through the run's codec as {@link #type()}; an item of another type is refused at
+ * {@code put}, and bytes a consumer cannot read fail its {@code receive()} with the item returned to
+ * the queue, so nothing is lost.</li>
+ * </ul>
+ * The host's death loses the queue and fails every pending call on it.
+ *
+ * @param <T> the type of items
+ */
+public interface FiberQueue<T> extends Serializable {
+
+	/** The queue's id, unique in its run. */
+	String id();
+
+	/** The type items are written and read as. */
+	Class<T> type();
+
+	/** The most items the host holds at once. */
+	int capacity();
+
+	/** Puts one item; completes once the host holds it, waiting while the queue is full. */
+	Mono<Void> put(T item);
+
+	/** Puts every item of {@code items}, in order, as capacity allows; completes when the host holds the last. */
+	Mono<Void> send(Publisher<? extends T> items);
+
+	/** Takes one item. */
+	Mono<T> take();
+
+	/** Items as the subscriber asks for them, at most 32 ahead of what it has acknowledged. */
+	Flux<T> receive();
+
+	/** Items as the subscriber asks for them, at most {@code prefetch} ahead of what it has acknowledged. */
+	Flux<T> receive(int prefetch);
+
+	/** The number of items waiting for a consumer (not counting those handed out and not yet acknowledged). */
+	Mono<Integer> size();
+
+	/** Refuses further items; consumers get what is left, then complete. */
+	Mono<Void> close();
+}

@@ -1,0 +1,34 @@
+package io.fiberjvm.queue;
+
+import java.util.List;
+
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * The byte-level operations of one queue, served by its host: in process ({@link QueueHost}) or over a
+ * connection ({@link RemoteChannel}).
+ */
+interface QueueChannel {
+
+	/** One encoded item; completes when the host holds it. */
+	Mono<Void> put(byte[] item);
+
+	/**
+	 * A producer session: batches go up, each only as large as the grants received so far; grants
+	 * (numbers of items the host has room for) come down, and the stream completes when the host
+	 * holds every item sent before the batches completed.
+	 */
+	Flux<Long> send(Flux<List<byte[]>> batches);
+
+	/**
+	 * A consumer session: controls go up ({@code [credit, acknowledged]}: more items wanted, items
+	 * acknowledged since the last control); batches come down, never more items in all than credited.
+	 * When the controls end, items handed out and not acknowledged go back to the queue.
+	 */
+	Flux<List<byte[]>> receive(Flux<long[]> controls);
+
+	Mono<Integer> size();
+
+	Mono<Void> close();
+}

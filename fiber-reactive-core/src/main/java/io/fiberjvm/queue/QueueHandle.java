@@ -1,0 +1,110 @@
+package io.fiberjvm.queue;
+
+import java.io.ObjectStreamException;
+
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import io.fiberjvm.codec.CodecException;
+
+/** A handle on a queue: local when this process hosts it, remote otherwise; it travels as a {@link QueueRef}. */
+final class QueueHandle<T> implements FiberQueue<T> {
+
+	private static final long serialVersionUID = 1L;
+
+	/** Items per batch on the wire, at most. */
+	static final int BATCH_ITEMS = 512;
+
+	private final QueueRef ref;
+	private final Class<T> type;
+	private final transient QueueChannel channel;
+	private final transient QueueContext context;
+
+	QueueHandle(QueueRef ref, Class<T> type, QueueChannel channel, QueueContext context) {
+		this.ref = ref;
+		this.type = type;
+		this.channel = channel;
+		this.context = context;
+	}
+
+	@Override
+	public String id() {
+		return ref.queueId();
+	}
+
+	@Override
+	public Class<T> type() {
+		return type;
+	}
+
+	@Override
+	public int capacity() {
+		return ref.capacity();
+	}
+
+	@Override
+	public Mono<Void> put(T item) {
+		return Mono.fromCallable(() -> encode(item)).flatMap(channel::put);
+	}
+
+	@Override
+	public Mono<Void> send(Publisher<? extends T> items) {
+		int batchBytes = Math.max(1024, Math.min(256 * 1024, context.maxFrameSize() / 2));
+		return Sender.send(channel, items, this::encode, BATCH_ITEMS, batchBytes);
+	}
+
+	@Override
+	public Mono<T> take() {
+		return receive(1).next();
+	}
+
+	@Override
+	public Flux<T> receive() {
+		return receive(32);
+	}
+
+	@Override
+	public Flux<T> receive(int prefetch) {
+		return Receiver.receive(channel, prefetch, this::decode);
+	}
+
+	@Override
+	public Mono<Integer> size() {
+		return channel.size();
+	}
+
+	@Override
+	public Mono<Void> close() {
+		return channel.close();
+	}
+
+	private byte[] encode(T item) {
+		if (item == null) {
+			throw new IllegalArgumentException("queue " + id() + " does not take null items");
+		}
+		if (!type.isInstance(item)) {
+			throw new IllegalArgumentException("queue " + id() + " holds " + type.getName() + " items, not "
+					+ item.getClass().getName());
+		}
+		return context.codec().encode(item);
+	}
+
+	private T decode(byte[] bytes) {
+		try {
+			return context.codec().decode(bytes, type);
+		}
+		catch (CodecException e) {
+			throw new CodecException("queue " + id() + ": an item cannot be read as " + type.getName() + ": " + e.getMessage(), e);
+		}
+	}
+
+	private Object writeReplace() throws ObjectStreamException {
+		return ref;
+	}
+
+	@Override
+	public String toString() {
+		return "FiberQueue[" + ref.queueId() + " of " + type.getSimpleName() + " at " + ref.host() + "]";
+	}
+}

@@ -1,0 +1,319 @@
+package io.fiberjvm.queue;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.MonoSink;
+import reactor.core.publisher.Sinks;
+
+/**
+ * The state of one queue, in the process that hosts it: waiting items, consumer and producer sessions,
+ * waiting puts. Every change happens under this object's lock, and so does every emission to a session,
+ * which keeps each session's batches in order; completions of callers' Monos run after the lock is released.
+ */
+final class QueueHost implements QueueChannel {
+
+	private final String id;
+	private final int capacity;
+	private final int grantWindow;
+	private final ArrayDeque<byte[]> waiting = new ArrayDeque<>();
+	private final ArrayDeque<PendingPut> waitingPuts = new ArrayDeque<>();
+	private final List<Consumer> consumers = new ArrayList<>();
+	private final List<Producer> producers = new ArrayList<>();
+	private int handedOut;
+	private long granted;
+	private int nextConsumer;
+	private boolean closed;
+
+	QueueHost(String id, int capacity) {
+		this.id = id;
+		this.capacity = capacity;
+		this.grantWindow = Math.max(1, Math.min(1024, capacity / 2));
+	}
+
+	String id() {
+		return id;
+	}
+
+	int capacity() {
+		return capacity;
+	}
+
+	private long free() {
+		return capacity - waiting.size() - handedOut - granted;
+	}
+
+	@Override
+	public Mono<Void> put(byte[] item) {
+		return Mono.create(sink -> {
+			List<Runnable> after = new ArrayList<>();
+			PendingPut pending = new PendingPut(item, sink);
+			synchronized (this) {
+				if (closed) {
+					after.add(() -> sink.error(closedError()));
+				}
+				else if (waitingPuts.isEmpty() && free() > 0) {
+					waiting.add(item);
+					after.add(sink::success);
+					dispatch();
+				}
+				else {
+					waitingPuts.add(pending);
+				}
+			}
+			sink.onCancel(() -> {
+				synchronized (this) {
+					waitingPuts.remove(pending);
+				}
+			});
+			after.forEach(Runnable::run);
+		});
+	}
+
+	@Override
+	public Flux<Long> send(Flux<List<byte[]>> batches) {
+		return Flux.defer(() -> {
+			Producer producer = new Producer();
+			List<Runnable> after = new ArrayList<>();
+			synchronized (this) {
+				if (closed) {
+					return Flux.error(closedError());
+				}
+				producers.add(producer);
+				admit(after);
+			}
+			after.forEach(Runnable::run);
+			producer.upstream = batches.subscribe(batch -> accept(producer, batch),
+					error -> endProducer(producer, error), () -> endProducer(producer, null));
+			return producer.grants.asFlux().doOnCancel(() -> {
+				producer.upstream.dispose();
+				endProducer(producer, new QueueClosedException("the producer cancelled"));
+			});
+		});
+	}
+
+	private void accept(Producer producer, List<byte[]> batch) {
+		List<Runnable> after = new ArrayList<>();
+		synchronized (this) {
+			if (!producers.contains(producer)) {
+				return;
+			}
+			if (batch.size() > producer.granted) {
+				endProducer(producer, new IllegalStateException("a producer sent " + batch.size() + " items to queue " + id
+						+ " with room granted for " + producer.granted));
+				return;
+			}
+			producer.granted -= batch.size();
+			granted -= batch.size();
+			waiting.addAll(batch);
+			admit(after);
+		}
+		after.forEach(Runnable::run);
+	}
+
+	private void endProducer(Producer producer, Throwable error) {
+		List<Runnable> after = new ArrayList<>();
+		synchronized (this) {
+			if (!producers.remove(producer)) {
+				return;
+			}
+			granted -= producer.granted;
+			producer.granted = 0;
+			if (error == null) {
+				producer.grants.tryEmitComplete();
+			}
+			else {
+				producer.grants.tryEmitError(error);
+			}
+			admit(after);
+		}
+		after.forEach(Runnable::run);
+	}
+
+	@Override
+	public Flux<List<byte[]>> receive(Flux<long[]> controls) {
+		return Flux.defer(() -> {
+			Consumer consumer = new Consumer();
+			synchronized (this) {
+				consumers.add(consumer);
+				completeIfDrained();
+			}
+			consumer.upstream = controls.subscribe(control -> control(consumer, control[0], control[1]),
+					error -> endConsumer(consumer), () -> endConsumer(consumer));
+			return consumer.batches.asFlux().doOnCancel(() -> {
+				consumer.upstream.dispose();
+				endConsumer(consumer);
+			});
+		});
+	}
+
+	private void control(Consumer consumer, long credit, long acknowledged) {
+		List<Runnable> after = new ArrayList<>();
+		synchronized (this) {
+			if (!consumers.contains(consumer)) {
+				return;
+			}
+			long acked = Math.min(acknowledged, consumer.handedOut.size());
+			for (long i = 0; i < acked; i++) {
+				consumer.handedOut.poll();
+			}
+			handedOut -= (int) acked;
+			consumer.credit = saturatedAdd(consumer.credit, Math.max(0, credit));
+			admit(after);
+		}
+		after.forEach(Runnable::run);
+	}
+
+	private void endConsumer(Consumer consumer) {
+		List<Runnable> after = new ArrayList<>();
+		synchronized (this) {
+			if (!consumers.remove(consumer)) {
+				return;
+			}
+			// Unacknowledged items go back to the front, in the order they were handed out.
+			for (java.util.Iterator<byte[]> it = consumer.handedOut.descendingIterator(); it.hasNext();) {
+				waiting.addFirst(it.next());
+			}
+			handedOut -= consumer.handedOut.size();
+			consumer.handedOut.clear();
+			consumer.batches.tryEmitComplete();
+			admit(after);
+		}
+		after.forEach(Runnable::run);
+	}
+
+	@Override
+	public Mono<Integer> size() {
+		return Mono.fromCallable(() -> {
+			synchronized (this) {
+				return waiting.size();
+			}
+		});
+	}
+
+	/** Items held: waiting plus handed out and not acknowledged. */
+	synchronized int held() {
+		return waiting.size() + handedOut;
+	}
+
+	@Override
+	public Mono<Void> close() {
+		return Mono.fromRunnable(() -> {
+			List<Runnable> after = new ArrayList<>();
+			synchronized (this) {
+				if (closed) {
+					return;
+				}
+				closed = true;
+				for (PendingPut put : waitingPuts) {
+					after.add(() -> put.sink.error(closedError()));
+				}
+				waitingPuts.clear();
+				for (Producer producer : new ArrayList<>(producers)) {
+					producers.remove(producer);
+					granted -= producer.granted;
+					producer.granted = 0;
+					producer.grants.tryEmitError(closedError());
+					after.add(producer.upstream::dispose);
+				}
+				completeIfDrained();
+			}
+			after.forEach(Runnable::run);
+		});
+	}
+
+	private QueueClosedException closedError() {
+		return new QueueClosedException("queue " + id + " is closed");
+	}
+
+	/** Under the lock: admits waiting puts, grants room to producers, hands items to consumers. */
+	private void admit(List<Runnable> after) {
+		while (!closed && !waitingPuts.isEmpty() && free() > 0) {
+			PendingPut put = waitingPuts.poll();
+			waiting.add(put.item);
+			after.add(put.sink::success);
+		}
+		if (!closed && waitingPuts.isEmpty()) {
+			for (Producer producer : producers) {
+				long room = free();
+				if (room <= 0) {
+					break;
+				}
+				if (producer.granted <= grantWindow / 2) {
+					long grant = Math.min(room, grantWindow - producer.granted);
+					producer.granted += grant;
+					granted += grant;
+					producer.grants.tryEmitNext(grant);
+				}
+			}
+		}
+		dispatch();
+	}
+
+	/** Under the lock: hands waiting items to consumers with credit, one at a time round the consumers, so all get their share. */
+	private void dispatch() {
+		if (!waiting.isEmpty() && !consumers.isEmpty()) {
+			Map<Consumer, List<byte[]>> batches = new IdentityHashMap<>();
+			boolean progress = true;
+			while (progress && !waiting.isEmpty()) {
+				progress = false;
+				int n = consumers.size();
+				for (int i = 0; i < n && !waiting.isEmpty(); i++) {
+					Consumer consumer = consumers.get((nextConsumer + i) % n);
+					if (consumer.credit > 0) {
+						byte[] item = waiting.poll();
+						consumer.credit--;
+						consumer.handedOut.add(item);
+						handedOut++;
+						batches.computeIfAbsent(consumer, c -> new ArrayList<>()).add(item);
+						progress = true;
+					}
+				}
+				nextConsumer = (nextConsumer + 1) % n;
+			}
+			batches.forEach((consumer, batch) -> consumer.batches.tryEmitNext(Collections.unmodifiableList(batch)));
+		}
+		completeIfDrained();
+	}
+
+	private void completeIfDrained() {
+		if (closed && waiting.isEmpty()) {
+			for (Consumer consumer : consumers) {
+				consumer.batches.tryEmitComplete();
+			}
+		}
+	}
+
+	private static long saturatedAdd(long a, long b) {
+		long sum = a + b;
+		return sum < 0 ? Long.MAX_VALUE : sum;
+	}
+
+	@Override
+	public String toString() {
+		return "QueueHost[" + id + ", capacity " + capacity + "]";
+	}
+
+	private record PendingPut(byte[] item, MonoSink<Void> sink) {
+	}
+
+	private static final class Producer {
+		final Sinks.Many<Long> grants = Sinks.many().unicast().onBackpressureBuffer();
+		long granted;
+		Disposable upstream = () -> { };
+	}
+
+	private static final class Consumer {
+		final Sinks.Many<List<byte[]>> batches = Sinks.many().unicast().onBackpressureBuffer();
+		final ArrayDeque<byte[]> handedOut = new ArrayDeque<>();
+		long credit;
+		Disposable upstream = () -> { };
+	}
+}
