@@ -8,7 +8,11 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
 
+import io.rsocket.Payload;
+import io.rsocket.RSocket;
 import io.rsocket.SocketAcceptor;
+import io.rsocket.util.DefaultPayload;
+import reactor.core.publisher.Flux;
 import io.rsocket.core.RSocketServer;
 import io.rsocket.transport.netty.server.CloseableChannel;
 import io.rsocket.transport.netty.server.TcpServerTransport;
@@ -39,7 +43,7 @@ public final class EchoServerMain {
 		TransportServer fiber = new RSocketTransport(settings)
 				.bind(new Endpoint("127.0.0.1", 0), peer -> Routes.empty().withResponse("echo", Mono::just))
 				.block(Duration.ofSeconds(30));
-		CloseableChannel rsocket = RSocketServer.create(SocketAcceptor.forRequestResponse(Mono::just))
+		CloseableChannel rsocket = RSocketServer.create(SocketAcceptor.with(new PlainResponder()))
 				.bind(TcpServerTransport.create("127.0.0.1", 0))
 				.block(Duration.ofSeconds(30));
 		ServerSocket raw = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -54,6 +58,31 @@ public final class EchoServerMain {
 			// keep serving
 		}
 		System.exit(0);
+	}
+
+	/** Plain RSocket: echoes request-response; a request-stream {@code "<count>:<size>"} gets count payloads of size bytes. */
+	private static final class PlainResponder implements RSocket {
+		@Override
+		public Mono<Payload> requestResponse(Payload payload) {
+			return Mono.just(payload);
+		}
+
+		@Override
+		public Flux<Payload> requestStream(Payload payload) {
+			String[] spec = payload.getDataUtf8().split(":");
+			payload.release();
+			long count = Long.parseLong(spec[0]);
+			byte[] item = new byte[Integer.parseInt(spec[1])];
+			return Flux.<Payload, Long>generate(() -> 0L, (i, sink) -> {
+				if (i >= count) {
+					sink.complete();
+				}
+				else {
+					sink.next(DefaultPayload.create(item));
+				}
+				return i + 1;
+			});
+		}
 	}
 
 	private static void serveRaw(ServerSocket raw) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.dataformat.smile.SmileFactory;
+import com.fasterxml.jackson.dataformat.smile.SmileGenerator;
 
 /** Jackson Smile: records, POJOs, collections, arrays and primitives, without Java serialization. */
 final class SmileCodec implements Codec {
@@ -17,7 +18,8 @@ final class SmileCodec implements Codec {
 	private final ObjectMapper mapper;
 
 	private SmileCodec() {
-		this.mapper = new ObjectMapper(new SmileFactory())
+		// Frames are binary already: raw bytes, not Smile's 7-bit-safe form, which is slower and 14% larger.
+		this.mapper = new ObjectMapper(SmileFactory.builder().disable(SmileGenerator.Feature.ENCODE_BINARY_AS_7BIT).build())
 				.findAndRegisterModules()
 				.disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
 				.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
