@@ -222,6 +222,29 @@ class QueueTest {
 	}
 
 	@Test
+	void withManualAckAsynchronousWorkLosesNothingWhenItsConsumerIsKilled() {
+		FiberQueue<Integer> queue = fiber.queue(Integer.class, 300);
+		FiberQueue<Integer> processed = fiber.queue(Integer.class, 300);
+		StepVerifier.create(queue.send(Flux.range(0, 200))).verifyComplete();
+		// concatMap queues items ahead of its work; only the explicit ack says an item is done.
+		FiberProcess victim = run("victim", () -> queue.receiveManualAck(16)
+				.concatMap(d -> Mono.delay(Duration.ofMillis(20)).then(processed.put(d.value())).doOnSuccess(v -> d.ack()))
+				.then().block());
+		List<Integer> seenByVictim = processed.receive().take(10).collectList().block(LONG);
+		ProcessHandle.of(victim.pid().getAsLong()).ifPresent(ProcessHandle::destroyForcibly);
+		StepVerifier.create(victim.onExit()).expectNextMatches(code -> code != 0).verifyComplete();
+		Set<Integer> seen = new HashSet<>(seenByVictim);
+		List<Integer> rest = new CopyOnWriteArrayList<>();
+		queue.receive().doOnNext(rest::add).takeUntil(i -> {
+			Set<Integer> all = new HashSet<>(seen);
+			all.addAll(rest);
+			return all.size() == 200;
+		}).then().block(LONG);
+		seen.addAll(rest);
+		assertThat(seen).containsExactlyInAnyOrderElementsOf(IntStream.range(0, 200).boxed().toList());
+	}
+
+	@Test
 	void itemsAcceptedFromAProducerThatDiesAreKept() {
 		FiberQueue<Integer> queue = fiber.queue(Integer.class, 50);
 		FiberProcess producer = run("doomed", () -> queue.send(Flux.range(0, Integer.MAX_VALUE)).block());

@@ -66,6 +66,14 @@ public interface FiberQueue<T> extends Serializable {
 	/** Items as the subscriber asks for them, at most {@code prefetch} ahead of what it has acknowledged. */
 	Flux<T> receive(int prefetch);
 
+	/**
+	 * Items whose acknowledgement is the subscriber's: each arrives as a {@link Delivery} to
+	 * {@link Delivery#ack() ack} when its work is done, even later and on another thread (after a
+	 * {@code flatMap}, say). At most {@code prefetch} items are handed out and not acknowledged at once;
+	 * those still open when the subscriber cancels, fails or dies are delivered again.
+	 */
+	Flux<Delivery<T>> receiveManualAck(int prefetch);
+
 	/** The number of items waiting for a consumer (not counting those handed out and not yet acknowledged). */
 	Mono<Integer> size();
 

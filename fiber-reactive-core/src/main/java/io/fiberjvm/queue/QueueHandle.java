@@ -70,6 +70,11 @@ final class QueueHandle<T> implements FiberQueue<T> {
 	}
 
 	@Override
+	public Flux<Delivery<T>> receiveManualAck(int prefetch) {
+		return Receiver.receiveManualAck(channel, prefetch, this::decode);
+	}
+
+	@Override
 	public Mono<Integer> size() {
 		return channel.size();
 	}

@@ -17,31 +17,46 @@ import reactor.core.scheduler.Schedulers;
  * ahead of what it acknowledged, so every item that arrives can be delivered at once and none waits in
  * a buffer here.
  */
-final class Receiver<T> {
+final class Receiver<T, E> {
 
 	private final int prefetch;
 	private final Function<byte[], T> decode;
-	private final FluxSink<T> sink;
+	private final boolean manual;
+	private final FluxSink<E> sink;
 	private final Scheduler.Worker worker = Schedulers.boundedElastic().createWorker();
 	private final Sinks.Many<long[]> controls = Sinks.many().unicast().onBackpressureBuffer();
+	private final java.util.TreeSet<Long> ackedAhead = new java.util.TreeSet<>();
 	private long requested;
 	private long emitted;
 	private long credited;
-	private long unacknowledged;
+	private long acknowledged;
+	private long reported;
 	private boolean done;
 
-	private Receiver(int prefetch, Function<byte[], T> decode, FluxSink<T> sink) {
+	private Receiver(int prefetch, Function<byte[], T> decode, boolean manual, FluxSink<E> sink) {
 		this.prefetch = prefetch;
 		this.decode = decode;
+		this.manual = manual;
 		this.sink = sink;
 	}
 
+	/** Items acknowledged as each {@code onNext} returns. */
 	static <T> Flux<T> receive(QueueChannel channel, int prefetch, Function<byte[], T> decode) {
+		return create(channel, prefetch, decode, false);
+	}
+
+	/** Items acknowledged by the receiver, through {@link Delivery#ack()}. */
+	static <T> Flux<Delivery<T>> receiveManualAck(QueueChannel channel, int prefetch, Function<byte[], T> decode) {
+		return create(channel, prefetch, decode, true);
+	}
+
+	private static <T, E> Flux<E> create(QueueChannel channel, int prefetch, Function<byte[], T> decode, boolean manual) {
 		if (prefetch < 1) {
 			throw new IllegalArgumentException("prefetch " + prefetch + " must be at least 1");
 		}
 		// ERROR, not BUFFER: credit never exceeds demand, so every item goes straight to onNext.
-		return Flux.create(sink -> new Receiver<>(prefetch, decode, sink).start(channel), FluxSink.OverflowStrategy.ERROR);
+		return Flux.<E>create(sink -> new Receiver<T, E>(prefetch, decode, manual, sink).start(channel),
+				FluxSink.OverflowStrategy.ERROR);
 	}
 
 	private void start(QueueChannel channel) {
@@ -67,20 +82,35 @@ final class Receiver<T> {
 		sendControl();
 	}
 
-	/** Credits the host up to the smaller of the subscriber's demand and the prefetch window; carries acknowledgements. */
+	/**
+	 * Credits the host up to the subscriber's demand, and at most {@code prefetch} ahead of what is
+	 * acknowledged; carries the acknowledgements made since the last control.
+	 */
 	private synchronized void sendControl() {
 		if (done) {
 			return;
 		}
-		long target = emitted + Math.min(prefetch, requested - emitted);
+		long target = Math.min(requested, acknowledged + prefetch < 0 ? Long.MAX_VALUE : acknowledged + prefetch);
 		long credit = Math.max(0, target - credited);
-		if (credit > 0 || unacknowledged > 0) {
+		long acks = acknowledged - reported;
+		if (credit > 0 || acks > 0) {
 			credited += credit;
-			controls.tryEmitNext(new long[] {credit, unacknowledged});
-			unacknowledged = 0;
+			reported = acknowledged;
+			controls.tryEmitNext(new long[] {credit, acks});
 		}
 	}
 
+	/** Marks the {@code seq}-th item of this session done; the host hears of it in handed-out order. */
+	private synchronized void acknowledge(long seq) {
+		if (seq < acknowledged || !ackedAhead.add(seq)) {
+			return;
+		}
+		while (ackedAhead.remove(acknowledged)) {
+			acknowledged++;
+		}
+	}
+
+	@SuppressWarnings("unchecked")
 	private void deliver(List<byte[]> batch) {
 		for (byte[] bytes : batch) {
 			if (isDone()) {
@@ -95,14 +125,48 @@ final class Receiver<T> {
 				finish(e);
 				return;
 			}
-			// Counted before onNext: a subscriber that cancels inside onNext (take) has this item.
+			long seq;
 			synchronized (this) {
-				emitted++;
-				unacknowledged++;
+				seq = emitted++;
 			}
-			sink.next(item);
+			if (manual) {
+				sink.next((E) new OpenDelivery(item, seq));
+			}
+			else {
+				// Acknowledged before onNext: a subscriber that cancels inside onNext (take) has this item.
+				acknowledge(seq);
+				sink.next((E) item);
+			}
 		}
 		sendControl();
+	}
+
+	/** A delivered item whose acknowledgement is the receiver's to make. */
+	private final class OpenDelivery implements Delivery<T> {
+
+		private final T value;
+		private final long seq;
+
+		OpenDelivery(T value, long seq) {
+			this.value = value;
+			this.seq = seq;
+		}
+
+		@Override
+		public T value() {
+			return value;
+		}
+
+		@Override
+		public void ack() {
+			acknowledge(seq);
+			sendControl();
+		}
+
+		@Override
+		public String toString() {
+			return "Delivery[" + value + "]";
+		}
 	}
 
 	private synchronized boolean isDone() {
@@ -129,9 +193,9 @@ final class Receiver<T> {
 			if (done) {
 				return;
 			}
-			if (unacknowledged > 0) {
-				controls.tryEmitNext(new long[] {0, unacknowledged});
-				unacknowledged = 0;
+			if (acknowledged > reported) {
+				controls.tryEmitNext(new long[] {0, acknowledged - reported});
+				reported = acknowledged;
 			}
 			done = true;
 			controls.tryEmitComplete();

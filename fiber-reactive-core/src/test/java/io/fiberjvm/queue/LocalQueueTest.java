@@ -94,4 +94,41 @@ class LocalQueueTest {
 		all.addAll(b.join());
 		assertThat(all).containsExactlyInAnyOrderElementsOf(IntStream.range(0, 100).boxed().toList());
 	}
+
+	@Test
+	void manualAckBoundsWhatIsOpenAndReturnsWhatWasNotAcknowledged() {
+		FiberQueue<Integer> q = queues.create(Integer.class, 100);
+		StepVerifier.create(q.send(Flux.range(0, 10))).verifyComplete();
+		List<Delivery<Integer>> open = new java.util.concurrent.CopyOnWriteArrayList<>();
+		var subscription = q.receiveManualAck(4).subscribe(open::add);
+		await().until(() -> open.size() == 4);
+		assertThat(q.size().block()).isEqualTo(6);
+		// Acknowledged out of order: 1 and 2 count only once 0 does; meanwhile nothing more arrives.
+		open.get(1).ack();
+		open.get(2).ack();
+		assertThat(open).hasSize(4);
+		open.get(0).ack();
+		await().until(() -> open.size() == 7);
+		subscription.dispose();
+		// Items 3..6 were handed out and not acknowledged: they are back, and 0..2 are gone for good.
+		StepVerifier.create(q.receive().take(7).collectList())
+				.assertNext(items -> assertThat(items).containsExactlyInAnyOrder(3, 4, 5, 6, 7, 8, 9))
+				.verifyComplete();
+		assertThat(open.stream().map(Delivery::value).toList()).containsExactly(0, 1, 2, 3, 4, 5, 6);
+	}
+
+	@Test
+	void manualAckAfterAsynchronousWork() {
+		FiberQueue<Integer> q = queues.create(Integer.class, 100);
+		StepVerifier.create(q.send(Flux.range(0, 50))).verifyComplete();
+		StepVerifier.create(q.receiveManualAck(8)
+						.flatMap(d -> reactor.core.publisher.Mono.delay(Duration.ofMillis(d.value() % 3)).thenReturn(d), 8)
+						.doOnNext(Delivery::ack)
+						.take(50)
+						.count())
+				.expectNext(50L)
+				.verifyComplete();
+		await().until(() -> q.size().block() == 0);
+		StepVerifier.create(q.put(99).then(q.take())).expectNext(99).verifyComplete();
+	}
 }
