@@ -131,4 +131,20 @@ class LocalQueueTest {
 		await().until(() -> q.size().block() == 0);
 		StepVerifier.create(q.put(99).then(q.take())).expectNext(99).verifyComplete();
 	}
+
+	@Test
+	void anItemTheConsumerCannotReadFailsItsReceiveAndStaysInTheQueue() {
+		FiberQueue<String> words = queues.create(String.class, 10);
+		StepVerifier.create(words.put("not a number")).verifyComplete();
+		// A handle that reads the same queue as Integer, as a mismatched peer would.
+		@SuppressWarnings("unchecked")
+		FiberQueue<Integer> numbers = (FiberQueue<Integer>) queues.handle(
+				new QueueRef("127.0.0.1:9", words.id(), Integer.class.getName(), 10));
+		StepVerifier.create(numbers.take())
+				.expectErrorSatisfies(e -> assertThat(e).isInstanceOf(io.fiberjvm.codec.CodecException.class)
+						.hasMessageContaining(words.id()).hasMessageContaining("java.lang.Integer"))
+				.verify();
+		await().until(() -> words.size().block() == 1);
+		StepVerifier.create(words.take()).expectNext("not a number").verifyComplete();
+	}
 }
