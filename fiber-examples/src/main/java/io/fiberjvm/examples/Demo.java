@@ -10,11 +10,12 @@ import reactor.core.publisher.Mono;
 import io.fiberjvm.Fiber;
 import io.fiberjvm.FiberProcess;
 import io.fiberjvm.ProcessFailedException;
+import io.fiberjvm.queue.FiberQueue;
 
 /**
  * The README's main job: starts job-backed processes on the local backend (child JVMs), each
- * estimating pi by Monte Carlo, prints what each one reported, then shows how a failing target's
- * remote stack trace reaches the parent.
+ * estimating pi by Monte Carlo, prints what each one reported; does the same work through queues that
+ * worker processes pull from; then shows how a failing target's remote stack trace reaches the parent.
  */
 public final class Demo {
 
@@ -41,6 +42,23 @@ public final class Demo {
 					.block(WAIT);
 			System.out.printf("all %d processes done in %d ms%n", workers, (System.nanoTime() - start) / 1_000_000);
 
+			// The same work through queues: processes pull chunks of samples and send back counts.
+			FiberQueue<Long> chunks = fiber.queue(Long.class, 64);
+			FiberQueue<long[]> counts = fiber.queue(long[].class);
+			for (int w = 0; w < workers; w++) {
+				fiber.process(() -> chunks.receive(2)
+						.doOnNext(seed -> counts.put(new long[] {countInside(seed, samples / 10), samples / 10}).block())
+						.then().block()).name("worker-" + w).start().block(WAIT);
+			}
+			long queued = System.nanoTime();
+			chunks.send(Flux.range(0, workers * 10).map(Integer::longValue)).block(WAIT);
+			long[] total = counts.receive().take(workers * 10L)
+					.reduce(new long[2], (sum, c) -> new long[] {sum[0] + c[0], sum[1] + c[1]})
+					.block(WAIT);
+			chunks.close().block(WAIT);
+			System.out.printf("through queues: %d chunks, pi ~ %.6f from %,d samples in %d ms%n", workers * 10,
+					4.0 * total[0] / total[1], total[1], (System.nanoTime() - queued) / 1_000_000);
+
 			FiberProcess failing = fiber.process(() -> {
 				throw new IllegalStateException("a target that throws, on purpose");
 			}).name("thrower").start().block(WAIT);
@@ -57,6 +75,11 @@ public final class Demo {
 
 	/** Runs in the child: prints the estimate, so the parent can read it from the process output. */
 	static void estimatePi(long seed, long samples) {
+		System.out.printf("pid %d: pi ~ %.6f%n", ProcessHandle.current().pid(), 4.0 * countInside(seed, samples) / samples);
+	}
+
+	/** How many of {@code samples} random points of the unit square fall inside the quarter circle. */
+	static long countInside(long seed, long samples) {
 		SplittableRandom random = new SplittableRandom(seed);
 		long inside = 0;
 		for (long i = 0; i < samples; i++) {
@@ -66,6 +89,6 @@ public final class Demo {
 				inside++;
 			}
 		}
-		System.out.printf("pid %d: pi ~ %.6f%n", ProcessHandle.current().pid(), 4.0 * inside / samples);
+		return inside;
 	}
 }
