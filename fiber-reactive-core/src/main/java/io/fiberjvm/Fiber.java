@@ -205,10 +205,15 @@ public final class Fiber implements AutoCloseable {
 			if (closed.get()) {
 				return Mono.error(closedError("connect to " + endpoint));
 			}
-			return connections.computeIfAbsent(endpoint, e -> transport.connect(e, name, routesFor(null))
-					.doOnNext(c -> c.onClose().subscribe(null, null, () -> connections.remove(e)))
-					.doOnError(error -> connections.remove(e))
-					.cache());
+			return connections.computeIfAbsent(endpoint, e -> {
+				Mono<Connection>[] self = new Mono[1];
+				// Evicts only itself: a newer connection to the same peer stays.
+				self[0] = transport.connect(e, name, routesFor(null))
+						.doOnNext(c -> c.onClose().subscribe(null, null, () -> connections.remove(e, self[0])))
+						.doOnError(error -> connections.remove(e, self[0]))
+						.cache();
+				return self[0];
+			});
 		});
 	}
 
@@ -355,6 +360,11 @@ public final class Fiber implements AutoCloseable {
 
 		@Override
 		public Endpoint localAddress() {
+			TransportServer listening = bound;
+			if (listening != null && !closed.get()) {
+				// Already listening: no blocking, so a queue can be made on any thread.
+				return listening.address();
+			}
 			return address().block(config.get(ConfigKeys.START_TIMEOUT));
 		}
 

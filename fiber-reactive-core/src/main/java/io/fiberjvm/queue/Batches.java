@@ -53,6 +53,26 @@ final class Batches {
 		}
 	}
 
+	/** {@code items} cut into batches of at most {@code maxBytes} on the wire (one item alone may be larger). */
+	static List<List<byte[]>> split(List<byte[]> items, int maxBytes) {
+		List<List<byte[]>> batches = new ArrayList<>();
+		List<byte[]> current = new ArrayList<>();
+		int size = 4;
+		for (byte[] item : items) {
+			if (!current.isEmpty() && size + 4 + item.length > maxBytes) {
+				batches.add(current);
+				current = new ArrayList<>();
+				size = 4;
+			}
+			current.add(item);
+			size += 4 + item.length;
+		}
+		if (!current.isEmpty()) {
+			batches.add(current);
+		}
+		return batches;
+	}
+
 	static byte[] encodeLongs(long... values) {
 		ByteBuffer out = ByteBuffer.allocate(8 * values.length);
 		for (long v : values) {

@@ -21,17 +21,20 @@ import reactor.core.publisher.Mono;
  * {@link #send} complete later); nothing is dropped and nothing is buffered without end.</li>
  * <li><b>Each item reaches one consumer</b>, and items from one producer (one {@code put} after
  * another, or one {@code send}) are handed out in the order they were put.</li>
- * <li><b>At least once.</b> An item counts as acknowledged when the {@code onNext} of the subscriber to
- * {@link #receive()} has returned for it; do the work inside that {@code onNext} (for example in
- * {@code doOnNext}, where blocking is allowed) to be acknowledged only after it. An operator that
- * queues items ahead of its own work ({@code concatMap}, {@code flatMap}, {@code publishOn}) acknowledges
- * them as it queues them. Items handed to a consumer that cancels, fails or dies before acknowledging
- * them go back to the front of the queue and are handed out again, so such an item may be seen twice
- * and may then come before later items of its producer.</li>
+ * <li><b>At least once.</b> {@link #receive()} acknowledges an item as it hands it to the subscriber's
+ * {@code onNext}, and tells the host once {@code onNext} has returned. So a consumer process that dies
+ * while working on an item inside {@code onNext} (in {@code doOnNext}, say, where blocking is allowed)
+ * gets that item delivered again; a subscription that ends with an error or a cancel keeps the item it
+ * was working on. An operator that queues items ahead of its own work ({@code concatMap},
+ * {@code flatMap}, {@code publishOn}) takes them as it queues them. For work that must end before an
+ * item counts, use {@link #receiveManualAck(int)}. Items handed to a consumer and not acknowledged
+ * when it cancels, fails or dies go back to the front of the queue and are handed out again, so such
+ * an item may be seen twice and may then come before later items of its producer.</li>
  * <li><b>Demand is the consumer's.</b> {@link #receive()} asks the host for no more items than its
  * subscriber requested, and never more than its prefetch ahead of what the subscriber acknowledged;
  * items reach the subscriber on a Reactor worker thread, never on a network thread.</li>
- * <li><b>Closing</b> refuses new items; consumers receive what is left, then complete.</li>
+ * <li><b>Closing</b> refuses new items; consumers receive what is left and complete once nothing is
+ * waiting or handed out unacknowledged. A closed, drained queue is then forgotten by its host.</li>
  * <li>Items travel through the run's codec as {@link #type()}; an item of another type is refused at
  * {@code put}, and bytes a consumer cannot read fail its {@code receive()} with the item returned to
  * the queue, so nothing is lost.</li>

@@ -31,10 +31,16 @@ final class QueueHost implements QueueChannel {
 	private long granted;
 	private int nextConsumer;
 	private boolean closed;
+	private final Runnable onRetired;
 
 	QueueHost(String id, int capacity) {
+		this(id, capacity, () -> { });
+	}
+
+	QueueHost(String id, int capacity, Runnable onRetired) {
 		this.id = id;
 		this.capacity = capacity;
+		this.onRetired = onRetired;
 		this.grantWindow = Math.max(1, Math.min(1024, capacity / 2));
 	}
 
@@ -107,13 +113,14 @@ final class QueueHost implements QueueChannel {
 			}
 			if (batch.size() > producer.granted) {
 				endProducer(producer, new IllegalStateException("a producer sent " + batch.size() + " items to queue " + id
-						+ " with room granted for " + producer.granted));
-				return;
+						+ " with room granted for " + producer.granted), after);
 			}
-			producer.granted -= batch.size();
-			granted -= batch.size();
-			waiting.addAll(batch);
-			admit(after);
+			else {
+				producer.granted -= batch.size();
+				granted -= batch.size();
+				waiting.addAll(batch);
+				admit(after);
+			}
 		}
 		after.forEach(Runnable::run);
 	}
@@ -121,20 +128,19 @@ final class QueueHost implements QueueChannel {
 	private void endProducer(Producer producer, Throwable error) {
 		List<Runnable> after = new ArrayList<>();
 		synchronized (this) {
-			if (!producers.remove(producer)) {
-				return;
-			}
-			granted -= producer.granted;
-			producer.granted = 0;
-			if (error == null) {
-				producer.grants.tryEmitComplete();
-			}
-			else {
-				producer.grants.tryEmitError(error);
-			}
-			admit(after);
+			endProducer(producer, error, after);
 		}
 		after.forEach(Runnable::run);
+	}
+
+	private void endProducer(Producer producer, Throwable error, List<Runnable> after) {
+		if (!producers.remove(producer)) {
+			return;
+		}
+		granted -= producer.granted;
+		producer.granted = 0;
+		after.add(() -> producer.end(error));
+		admit(after);
 	}
 
 	@Override
@@ -167,6 +173,7 @@ final class QueueHost implements QueueChannel {
 			handedOut -= (int) acked;
 			consumer.credit = saturatedAdd(consumer.credit, Math.max(0, credit));
 			admit(after);
+			completeIfDrained();
 		}
 		after.forEach(Runnable::run);
 	}
@@ -185,6 +192,7 @@ final class QueueHost implements QueueChannel {
 			consumer.handedOut.clear();
 			consumer.batches.tryEmitComplete();
 			admit(after);
+			completeIfDrained();
 		}
 		after.forEach(Runnable::run);
 	}
@@ -220,7 +228,8 @@ final class QueueHost implements QueueChannel {
 					producers.remove(producer);
 					granted -= producer.granted;
 					producer.granted = 0;
-					producer.grants.tryEmitError(closedError());
+					QueueClosedException closedError = closedError();
+					after.add(() -> producer.end(closedError));
 					after.add(producer.upstream::dispose);
 				}
 				completeIfDrained();
@@ -250,7 +259,8 @@ final class QueueHost implements QueueChannel {
 					long grant = Math.min(room, grantWindow - producer.granted);
 					producer.granted += grant;
 					granted += grant;
-					producer.grants.tryEmitNext(grant);
+					// Outside the lock: a grant runs the producer's publisher, which is user code.
+					after.add(() -> producer.grant(grant));
 				}
 			}
 		}
@@ -283,10 +293,14 @@ final class QueueHost implements QueueChannel {
 		completeIfDrained();
 	}
 
+	/** Closed and nothing left waiting or out: consumers complete, and the queue can be forgotten. */
 	private void completeIfDrained() {
-		if (closed && waiting.isEmpty()) {
+		if (closed && waiting.isEmpty() && handedOut == 0) {
 			for (Consumer consumer : consumers) {
 				consumer.batches.tryEmitComplete();
+			}
+			if (consumers.isEmpty() && producers.isEmpty()) {
+				onRetired.run();
 			}
 		}
 	}
@@ -304,10 +318,53 @@ final class QueueHost implements QueueChannel {
 	private record PendingPut(byte[] item, MonoSink<Void> sink) {
 	}
 
+	/**
+	 * One producer session. Grants and the end are signalled outside the host's lock, possibly from two
+	 * threads at once; a drain loop hands them to the sink one at a time, grants first, without waiting.
+	 */
 	private static final class Producer {
 		final Sinks.Many<Long> grants = Sinks.many().unicast().onBackpressureBuffer();
+		final java.util.concurrent.atomic.AtomicLong pendingGrant = new java.util.concurrent.atomic.AtomicLong();
+		final java.util.concurrent.atomic.AtomicInteger wip = new java.util.concurrent.atomic.AtomicInteger();
+		volatile Throwable endedWith;
+		volatile boolean ended;
+		/** Under the host's lock: room granted and not yet filled. */
 		long granted;
 		Disposable upstream = () -> { };
+
+		void grant(long n) {
+			pendingGrant.addAndGet(n);
+			drain();
+		}
+
+		void end(Throwable error) {
+			endedWith = error;
+			ended = true;
+			drain();
+		}
+
+		private void drain() {
+			if (wip.getAndIncrement() != 0) {
+				return;
+			}
+			int missed = 1;
+			do {
+				long n = pendingGrant.getAndSet(0);
+				if (n > 0) {
+					grants.tryEmitNext(n);
+				}
+				if (ended) {
+					if (endedWith == null) {
+						grants.tryEmitComplete();
+					}
+					else {
+						grants.tryEmitError(endedWith);
+					}
+				}
+				missed = wip.addAndGet(-missed);
+			}
+			while (missed != 0);
+		}
 	}
 
 	private static final class Consumer {

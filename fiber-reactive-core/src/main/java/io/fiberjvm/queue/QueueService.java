@@ -38,7 +38,7 @@ public final class QueueService {
 		}
 		Endpoint here = context.localAddress();
 		String id = "q" + Long.toString(RANDOM.nextLong() >>> 1, 36);
-		QueueHost host = new QueueHost(id, capacity);
+		QueueHost host = new QueueHost(id, capacity, () -> hosted.remove(id));
 		hosted.put(id, host);
 		return new QueueHandle<>(new QueueRef(here.toString(), id, type.getName(), capacity), type, host, context);
 	}
@@ -95,7 +95,7 @@ public final class QueueService {
 			String op = slash < 0 ? "" : rest.substring(slash + 1);
 			QueueHost host = hosted.get(id);
 			if (host == null) {
-				throw new UnknownRouteException("no queue '" + id + "' in this process");
+				throw new UnknownRouteException("no queue '" + id + "' in this process (closed and drained, or never made here)");
 			}
 			if (!op.equals(operation)) {
 				throw new UnknownRouteException("queue route '" + route + "' does not serve this interaction");
@@ -127,7 +127,10 @@ public final class QueueService {
 				if (route.endsWith("/" + QueueRoutes.SEND)) {
 					return host(route, QueueRoutes.SEND).send(Flux.from(data).map(Batches::decode)).map(Batches::encodeLongs);
 				}
+				// A batch is as large as the consumer's credit; split it so no frame outgrows the transport's limit.
+				int limit = Math.max(1024, context.maxFrameSize() / 2);
 				return host(route, QueueRoutes.RECEIVE).receive(Flux.from(data).map(frame -> Batches.decodeLongs(frame, 2)))
+						.concatMapIterable(batch -> Batches.split(batch, limit))
 						.map(Batches::encode);
 			});
 		}

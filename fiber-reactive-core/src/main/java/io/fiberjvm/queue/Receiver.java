@@ -127,16 +127,17 @@ final class Receiver<T, E> {
 			}
 			long seq;
 			synchronized (this) {
+				// Checked with the count under one lock: an item is either handed back by stop() or delivered, never both.
+				if (done || sink.isCancelled()) {
+					return;
+				}
 				seq = emitted++;
+				if (!manual) {
+					// Acknowledged as it is handed over: a subscriber that cancels inside onNext (take) has it.
+					acknowledge(seq);
+				}
 			}
-			if (manual) {
-				sink.next((E) new OpenDelivery(item, seq));
-			}
-			else {
-				// Acknowledged before onNext: a subscriber that cancels inside onNext (take) has this item.
-				acknowledge(seq);
-				sink.next((E) item);
-			}
+			sink.next(manual ? (E) new OpenDelivery(item, seq) : (E) item);
 		}
 		sendControl();
 	}

@@ -51,7 +51,7 @@ final class Sender<T> extends BaseSubscriber<T> {
 			Sender<T> sender = new Sender<>(encode, maxBatchItems, maxBatchBytes, done);
 			// Subscribed first, so the first grant finds a subscription to request from.
 			Flux.<T>from(items).subscribe(sender);
-			var grants = channel.send(sender.batches.asFlux()).subscribe(sender::request,
+			var grants = channel.send(sender.batches.asFlux()).subscribe(sender::grant,
 					error -> sender.fail(error), () -> sender.finished());
 			done.onCancel(() -> {
 				grants.dispose();
@@ -61,9 +61,33 @@ final class Sender<T> extends BaseSubscriber<T> {
 		});
 	}
 
+	private long grantedBeforeSubscription;
+	private boolean subscribed;
+
 	@Override
 	protected void hookOnSubscribe(Subscription subscription) {
-		// Nothing is asked for until the host grants room.
+		// Nothing is asked for until the host grants room; grants that came first are asked for now.
+		long early;
+		synchronized (this) {
+			subscribed = true;
+			early = grantedBeforeSubscription;
+			grantedBeforeSubscription = 0;
+		}
+		if (early > 0) {
+			request(early);
+		}
+	}
+
+	/** Room granted by the host: ask the publisher for that many more items. */
+	private void grant(long n) {
+		synchronized (this) {
+			if (!subscribed) {
+				// A publisher may call onSubscribe later, on another thread; keep the grant until then.
+				grantedBeforeSubscription += n;
+				return;
+			}
+		}
+		request(n);
 	}
 
 	@Override

@@ -1,0 +1,101 @@
+package io.fiberjvm.it;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+import reactor.test.StepVerifier;
+
+import io.fiberjvm.Fiber;
+import io.fiberjvm.config.FiberConfig;
+import io.fiberjvm.queue.FiberQueue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Two runtimes of one run in this JVM: a queue's remote path over real TCP, without child start-up time. */
+class TwoRuntimesQueueTest {
+
+	private static final Duration WAIT = Duration.ofSeconds(30);
+
+	private Fiber host;
+	private Fiber guest;
+
+	@BeforeEach
+	void open() {
+		FiberConfig config = FiberConfig.resolve(Map.of("max-frame-size", "1Mi"), new Properties(), Map.of(), null);
+		host = Fiber.joinRun(config, "two-runtimes-secret", "host");
+		guest = Fiber.joinRun(config, "two-runtimes-secret", "guest");
+	}
+
+	@AfterEach
+	void close() {
+		guest.close();
+		host.close();
+	}
+
+	@SuppressWarnings("unchecked")
+	private <T> FiberQueue<T> shipToGuest(FiberQueue<T> queue) {
+		ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+		try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+			out.writeObject(queue);
+		}
+		catch (IOException e) {
+			throw new UncheckedIOException(e);
+		}
+		return guest.resolvingHandles(() -> {
+			try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+				return (FiberQueue<T>) in.readObject();
+			}
+			catch (IOException | ClassNotFoundException e) {
+				throw new IllegalStateException(e);
+			}
+		});
+	}
+
+	@Test
+	void itemsLargerThanHalfAFrameStillReachARemoteConsumerInBatches() {
+		FiberQueue<String> queue = host.queue(String.class, 16);
+		String big = "x".repeat(200_000);
+		StepVerifier.create(queue.send(Flux.range(0, 10).map(i -> i + big))).expectComplete().verify(WAIT);
+		FiberQueue<String> remote = shipToGuest(queue);
+		assertThat(remote.toString()).contains(queue.id());
+		StepVerifier.create(remote.receive().take(10).map(s -> s.length() - big.length()))
+				.expectNextCount(10)
+				.expectComplete()
+				.verify(WAIT);
+	}
+
+	@Test
+	void aRemoteHandleSendsAndReceivesInOrder() {
+		FiberQueue<Integer> queue = host.queue(Integer.class, 8);
+		FiberQueue<Integer> remote = shipToGuest(queue);
+		// Capacity 8: the remote producer can only finish as the local consumer takes.
+		StepVerifier.create(Mono.zip(remote.send(Flux.range(0, 100)).thenReturn(true), queue.receive().take(100).collectList()))
+				.assertNext(t -> assertThat(t.getT2()).containsExactlyElementsOf(java.util.stream.IntStream.range(0, 100).boxed().toList()))
+				.expectComplete()
+				.verify(WAIT);
+		StepVerifier.create(queue.send(Flux.range(0, 5)).thenMany(remote.receive().take(5))).expectNext(0, 1, 2, 3, 4)
+				.expectComplete().verify(WAIT);
+	}
+
+	@Test
+	void queuesCanBeMadeOnANonBlockingThreadOnceTheRuntimeListens() {
+		host.queue(String.class);
+		StepVerifier.create(Mono.fromCallable(() -> host.queue(String.class)).subscribeOn(Schedulers.parallel()))
+				.expectNextCount(1)
+				.expectComplete()
+				.verify(WAIT);
+	}
+}
