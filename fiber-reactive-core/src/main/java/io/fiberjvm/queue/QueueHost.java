@@ -44,14 +44,6 @@ final class QueueHost implements QueueChannel {
 		this.grantWindow = Math.max(1, Math.min(1024, capacity / 2));
 	}
 
-	String id() {
-		return id;
-	}
-
-	int capacity() {
-		return capacity;
-	}
-
 	private long free() {
 		return capacity - waiting.size() - handedOut - granted;
 	}
@@ -204,11 +196,6 @@ final class QueueHost implements QueueChannel {
 				return waiting.size();
 			}
 		});
-	}
-
-	/** Items held: waiting plus handed out and not acknowledged. */
-	synchronized int held() {
-		return waiting.size() + handedOut;
 	}
 
 	@Override

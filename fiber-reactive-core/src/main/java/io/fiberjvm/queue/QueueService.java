@@ -53,16 +53,9 @@ public final class QueueService {
 			throw new CodecException("queue " + ref.queueId() + " holds " + ref.typeName() + ", which is not on this classpath");
 		}
 		QueueHost local = hosted.get(ref.queueId());
-		return local != null ? handle(ref, type, local)
-				: handle(ref, type, new RemoteChannel(context.connectionTo(Endpoint.parse(ref.host())), ref.queueId()));
-	}
-
-	private static <T> QueueHandle<T> handle(QueueRef ref, Class<T> type, QueueChannel channel, QueueContext context) {
+		QueueChannel channel = local != null ? local
+				: new RemoteChannel(context.connectionTo(Endpoint.parse(ref.host())), ref.queueId());
 		return new QueueHandle<>(ref, type, channel, context);
-	}
-
-	private QueueHandle<?> handle(QueueRef ref, Class<?> type, QueueChannel channel) {
-		return handle(ref, type, channel, context);
 	}
 
 	/** The runtime this service belongs to. */
