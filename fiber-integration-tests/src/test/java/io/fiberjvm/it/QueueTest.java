@@ -2,8 +2,6 @@ package io.fiberjvm.it;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -212,15 +210,7 @@ class QueueTest {
 		StepVerifier.create(victim.onExit()).expectNextMatches(code -> code != 0).verifyComplete();
 
 		// What the victim held without acknowledging comes back: together with what it processed, nothing is missing.
-		Set<Integer> seen = new HashSet<>(seenByVictim);
-		List<Integer> rest = new CopyOnWriteArrayList<>();
-		queue.receive().doOnNext(rest::add).takeUntil(i -> {
-			Set<Integer> all = new HashSet<>(seen);
-			all.addAll(rest);
-			return all.size() == 200;
-		}).then().block(LONG);
-		seen.addAll(rest);
-		assertThat(seen).containsExactlyInAnyOrderElementsOf(IntStream.range(0, 200).boxed().toList());
+		assertEveryItemArrives(queue, seenByVictim, 200);
 	}
 
 	@Test
@@ -235,15 +225,15 @@ class QueueTest {
 		List<Integer> seenByVictim = processed.receive().take(10).collectList().block(LONG);
 		ProcessHandle.of(victim.pid().getAsLong()).ifPresent(ProcessHandle::destroyForcibly);
 		StepVerifier.create(victim.onExit()).expectNextMatches(code -> code != 0).verifyComplete();
-		Set<Integer> seen = new HashSet<>(seenByVictim);
-		List<Integer> rest = new CopyOnWriteArrayList<>();
-		queue.receive().doOnNext(rest::add).takeUntil(i -> {
-			Set<Integer> all = new HashSet<>(seen);
-			all.addAll(rest);
-			return all.size() == 200;
-		}).then().block(LONG);
-		seen.addAll(rest);
-		assertThat(seen).containsExactlyInAnyOrderElementsOf(IntStream.range(0, 200).boxed().toList());
+		assertEveryItemArrives(queue, seenByVictim, 200);
+	}
+
+	/** Takes from {@code queue} until, with the items {@code alreadySeen}, every item 0..count-1 has been seen. */
+	private static void assertEveryItemArrives(FiberQueue<Integer> queue, List<Integer> alreadySeen, int count) {
+		Set<Integer> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+		seen.addAll(alreadySeen);
+		queue.receive().doOnNext(seen::add).takeUntil(i -> seen.size() == count).then().block(LONG);
+		assertThat(seen).containsExactlyInAnyOrderElementsOf(IntStream.range(0, count).boxed().toList());
 	}
 
 	@Test
