@@ -205,9 +205,7 @@ class QueueTest {
 					processed.put(item).block();
 				})
 				.then().block());
-		List<Integer> seenByVictim = processed.receive().take(10).collectList().block(LONG);
-		ProcessHandle.of(victim.pid().getAsLong()).ifPresent(ProcessHandle::destroyForcibly);
-		StepVerifier.create(victim.onExit()).expectNextMatches(code -> code != 0).verifyComplete();
+		List<Integer> seenByVictim = killAfterTenProcessed(victim, processed);
 
 		// What the victim held without acknowledging comes back: together with what it processed, nothing is missing.
 		assertEveryItemArrives(queue, seenByVictim, 200);
@@ -222,10 +220,16 @@ class QueueTest {
 		FiberProcess victim = run("victim", () -> queue.receiveManualAck(16)
 				.concatMap(d -> Mono.delay(Duration.ofMillis(20)).then(processed.put(d.value())).doOnSuccess(v -> d.ack()))
 				.then().block());
-		List<Integer> seenByVictim = processed.receive().take(10).collectList().block(LONG);
+		List<Integer> seenByVictim = killAfterTenProcessed(victim, processed);
+		assertEveryItemArrives(queue, seenByVictim, 200);
+	}
+
+	/** Waits until {@code victim} has reported ten processed items, then kills it with SIGKILL; returns those items. */
+	private static List<Integer> killAfterTenProcessed(FiberProcess victim, FiberQueue<Integer> processed) {
+		List<Integer> seen = processed.receive().take(10).collectList().block(LONG);
 		ProcessHandle.of(victim.pid().getAsLong()).ifPresent(ProcessHandle::destroyForcibly);
 		StepVerifier.create(victim.onExit()).expectNextMatches(code -> code != 0).verifyComplete();
-		assertEveryItemArrives(queue, seenByVictim, 200);
+		return seen;
 	}
 
 	/** Takes from {@code queue} until, with the items {@code alreadySeen}, every item 0..count-1 has been seen. */
