@@ -18,12 +18,14 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import reactor.core.Disposable;
+import reactor.core.scheduler.Schedulers;
 
 import io.fiberjvm.Fiber;
 import io.fiberjvm.FiberProcess;
@@ -52,13 +54,19 @@ public class QueueRoundTripBenchmark {
 	private RSocket rsocket;
 	private final byte[] message = new byte[64];
 
+	/** Where the echo child's consumer runs: the default worker thread, or the network thread that read the item. */
+	@Param({"worker", "network"})
+	public String echoDelivery;
+
 	@Setup(Level.Trial)
 	public void start() throws IOException {
 		fiber = Fiber.open();
 		out = fiber.queue(byte[].class, 64);
 		FiberQueue<byte[]> there = out;
 		FiberQueue<byte[]> home = fiber.queue(byte[].class, 64);
-		echo = fiber.process(() -> there.receive(1).concatMap(home::put).then().block()).name("echo").start().block(WAIT);
+		boolean onNetwork = echoDelivery.equals("network");
+		echo = fiber.process(() -> there.receive(1, onNetwork ? Schedulers.immediate() : Schedulers.boundedElastic())
+				.concatMap(home::put).then().block()).name("echo").start().block(WAIT);
 		echo.onRunning().block(WAIT);
 		receiving = home.receive(1).subscribe(back::add);
 		plain = new EchoServer("unused-" + System.nanoTime());

@@ -91,6 +91,41 @@ class TwoRuntimesQueueTest {
 	}
 
 	@Test
+	void immediateDeliveryHandsRemoteItemsOverOnTheNetworkThreadInOrder() {
+		FiberQueue<Integer> queue = host.queue(Integer.class, 8);
+		FiberQueue<Integer> remote = shipToGuest(queue);
+		java.util.List<String> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
+		// Capacity 8: the producer finishes only as the remote consumer takes.
+		StepVerifier.create(remote.receive(4, Schedulers.immediate())
+						.doOnNext(i -> threads.add(Thread.currentThread().getName())).take(50)
+						.mergeWith(queue.send(Flux.range(0, 50)).then(Mono.empty())))
+				.expectNextSequence(java.util.stream.IntStream.range(0, 50).boxed().toList())
+				.expectComplete()
+				.verify(WAIT);
+		assertThat(threads).hasSize(50).allSatisfy(name -> assertThat(name).doesNotContain("boundedElastic"));
+	}
+
+	@Test
+	void blockingOnTheNetworkThreadFailsClearlyAndLosesNothing() {
+		FiberQueue<Integer> queue = host.queue(Integer.class, 8);
+		FiberQueue<Integer> remote = shipToGuest(queue);
+		StepVerifier.create(queue.put(7).thenMany(remote.receive(1, Schedulers.immediate()).doOnNext(i -> Mono.never().block())))
+				.expectErrorSatisfies(e -> assertThat(e).isInstanceOf(IllegalStateException.class).hasMessageContaining("block"))
+				.verify(WAIT);
+		// The item failed inside onNext after it was handed over, so it counts as taken; the next one is not affected.
+		StepVerifier.create(queue.put(8).then(remote.take())).expectNext(8).expectComplete().verify(WAIT);
+	}
+
+	@Test
+	void aQueueHostedHereStillDeliversImmediateConsumersOffItsLock() {
+		FiberQueue<Integer> queue = host.queue(Integer.class, 8);
+		StepVerifier.create(queue.put(1).thenMany(queue.receive(1, Schedulers.immediate()).map(i -> Thread.currentThread().getName()).take(1)))
+				.assertNext(name -> assertThat(name).contains("boundedElastic"))
+				.expectComplete()
+				.verify(WAIT);
+	}
+
+	@Test
 	void queuesCanBeMadeOnANonBlockingThreadOnceTheRuntimeListens() {
 		host.queue(String.class);
 		StepVerifier.create(Mono.fromCallable(() -> host.queue(String.class)).subscribeOn(Schedulers.parallel()))

@@ -5,6 +5,8 @@ import java.io.Serializable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * A bounded queue that many processes put into and take from: the cluster's
@@ -32,7 +34,8 @@ import reactor.core.publisher.Mono;
  * an item may be seen twice and may then come before later items of its producer.</li>
  * <li><b>Demand is the consumer's.</b> {@link #receive()} asks the host for no more items than its
  * subscriber requested, and never more than its prefetch ahead of what the subscriber acknowledged;
- * items reach the subscriber on a Reactor worker thread, never on a network thread.</li>
+ * items reach the subscriber on a worker of {@link Schedulers#boundedElastic()}, where blocking is
+ * allowed, unless the consumer chose a scheduler ({@link #receive(int, Scheduler)}).</li>
  * <li><b>Closing</b> refuses new items; consumers receive what is left and complete once nothing is
  * waiting or handed out unacknowledged. A closed, drained queue is then forgotten by its host.</li>
  * <li>Items travel through the run's codec as {@link #type()}; an item of another type is refused at
@@ -70,12 +73,26 @@ public interface FiberQueue<T> extends Serializable {
 	Flux<T> receive(int prefetch);
 
 	/**
+	 * Items as {@link #receive(int)} hands them out, delivered on a worker of {@code scheduler}, one item
+	 * after another. {@link Schedulers#immediate()} saves a thread hop per batch, for latency: items from
+	 * a queue hosted in another process then reach the subscriber on the connection's network thread,
+	 * where the subscriber must not block (Reactor refuses {@code block()} there) and where a slow
+	 * {@code onNext} delays every other exchange on that connection. Items from a queue hosted in this
+	 * process still reach the subscriber on a {@link Schedulers#boundedElastic()} worker, since the host
+	 * hands them out under its lock.
+	 */
+	Flux<T> receive(int prefetch, Scheduler scheduler);
+
+	/**
 	 * Items whose acknowledgement is the subscriber's: each arrives as a {@link Delivery} to
 	 * {@link Delivery#ack() ack} when its work is done, even later and on another thread (after a
 	 * {@code flatMap}, say). At most {@code prefetch} items are handed out and not acknowledged at once;
 	 * those still open when the subscriber cancels, fails or dies are delivered again.
 	 */
 	Flux<Delivery<T>> receiveManualAck(int prefetch);
+
+	/** {@link #receiveManualAck(int)}, delivered on a worker of {@code scheduler}, as {@link #receive(int, Scheduler)} describes. */
+	Flux<Delivery<T>> receiveManualAck(int prefetch, Scheduler scheduler);
 
 	/** The number of items waiting for a consumer (not counting those handed out and not yet acknowledged). */
 	Mono<Integer> size();

@@ -30,5 +30,11 @@ interface QueueChannel {
 
 	Mono<Integer> size();
 
+	/**
+	 * Whether the batches of {@link #receive} arrive on a thread where user code may run: true for a
+	 * connection's thread, false for an in-process host that emits under its lock.
+	 */
+	boolean emitsOutsideLock();
+
 	Mono<Void> close();
 }

@@ -5,6 +5,8 @@ import java.io.ObjectStreamException;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 
 import io.fiberjvm.codec.CodecException;
 
@@ -66,12 +68,22 @@ final class QueueHandle<T> implements FiberQueue<T> {
 
 	@Override
 	public Flux<T> receive(int prefetch) {
-		return Receiver.receive(channel, prefetch, this::decode);
+		return receive(prefetch, Schedulers.boundedElastic());
+	}
+
+	@Override
+	public Flux<T> receive(int prefetch, Scheduler scheduler) {
+		return Receiver.receive(channel, prefetch, scheduler, this::decode);
 	}
 
 	@Override
 	public Flux<Delivery<T>> receiveManualAck(int prefetch) {
-		return Receiver.receiveManualAck(channel, prefetch, this::decode);
+		return receiveManualAck(prefetch, Schedulers.boundedElastic());
+	}
+
+	@Override
+	public Flux<Delivery<T>> receiveManualAck(int prefetch, Scheduler scheduler) {
+		return Receiver.receiveManualAck(channel, prefetch, scheduler, this::decode);
 	}
 
 	@Override

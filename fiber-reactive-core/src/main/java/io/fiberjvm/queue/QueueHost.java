@@ -49,6 +49,11 @@ final class QueueHost implements QueueChannel {
 	}
 
 	@Override
+	public boolean emitsOutsideLock() {
+		return false;
+	}
+
+	@Override
 	public Mono<Void> put(byte[] item) {
 		return Mono.create(sink -> {
 			List<Runnable> after = new ArrayList<>();

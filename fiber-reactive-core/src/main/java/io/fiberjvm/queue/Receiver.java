@@ -1,6 +1,7 @@
 package io.fiberjvm.queue;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Function;
 
 import reactor.core.publisher.Flux;
@@ -11,7 +12,7 @@ import reactor.core.scheduler.Schedulers;
 
 /**
  * The consumer's side of a queue session: turns the subscriber's demand into credit for the host, hands
- * items to the subscriber on a worker thread, and acknowledges each one once its {@code onNext} has returned.
+ * items to the subscriber on a worker of the chosen scheduler, and acknowledges each one once its {@code onNext} has returned.
  *
  * <p>The host is never credited with more than the subscriber asked for, nor more than {@code prefetch}
  * ahead of what it acknowledged, so every item that arrives can be delivered at once and none waits in
@@ -23,7 +24,7 @@ final class Receiver<T, E> {
 	private final Function<byte[], T> decode;
 	private final boolean manual;
 	private final FluxSink<E> sink;
-	private final Scheduler.Worker worker = Schedulers.boundedElastic().createWorker();
+	private final Scheduler.Worker worker;
 	private final Sinks.Many<long[]> controls = Sinks.many().unicast().onBackpressureBuffer();
 	private final java.util.TreeSet<Long> ackedAhead = new java.util.TreeSet<>();
 	private long requested;
@@ -33,29 +34,35 @@ final class Receiver<T, E> {
 	private long reported;
 	private boolean done;
 
-	private Receiver(int prefetch, Function<byte[], T> decode, boolean manual, FluxSink<E> sink) {
+	private Receiver(int prefetch, Function<byte[], T> decode, boolean manual, FluxSink<E> sink, Scheduler.Worker worker) {
 		this.prefetch = prefetch;
+		this.worker = worker;
 		this.decode = decode;
 		this.manual = manual;
 		this.sink = sink;
 	}
 
 	/** Items acknowledged as each {@code onNext} returns. */
-	static <T> Flux<T> receive(QueueChannel channel, int prefetch, Function<byte[], T> decode) {
-		return create(channel, prefetch, decode, false);
+	static <T> Flux<T> receive(QueueChannel channel, int prefetch, Scheduler scheduler, Function<byte[], T> decode) {
+		return create(channel, prefetch, scheduler, decode, false);
 	}
 
 	/** Items acknowledged by the receiver, through {@link Delivery#ack()}. */
-	static <T> Flux<Delivery<T>> receiveManualAck(QueueChannel channel, int prefetch, Function<byte[], T> decode) {
-		return create(channel, prefetch, decode, true);
+	static <T> Flux<Delivery<T>> receiveManualAck(QueueChannel channel, int prefetch, Scheduler scheduler,
+			Function<byte[], T> decode) {
+		return create(channel, prefetch, scheduler, decode, true);
 	}
 
-	private static <T, E> Flux<E> create(QueueChannel channel, int prefetch, Function<byte[], T> decode, boolean manual) {
+	private static <T, E> Flux<E> create(QueueChannel channel, int prefetch, Scheduler scheduler,
+			Function<byte[], T> decode, boolean manual) {
+		Objects.requireNonNull(scheduler, "scheduler");
 		if (prefetch < 1) {
 			throw new IllegalArgumentException("prefetch " + prefetch + " must be at least 1");
 		}
+		// An in-process host emits under its lock: user code must not run there, so such items always hop.
+		Scheduler delivery = scheduler == Schedulers.immediate() && !channel.emitsOutsideLock() ? Schedulers.boundedElastic() : scheduler;
 		// ERROR, not BUFFER: credit never exceeds demand, so every item goes straight to onNext.
-		return Flux.<E>create(sink -> new Receiver<T, E>(prefetch, decode, manual, sink).start(channel),
+		return Flux.<E>create(sink -> new Receiver<T, E>(prefetch, decode, manual, sink, delivery.createWorker()).start(channel),
 				FluxSink.OverflowStrategy.ERROR);
 	}
 

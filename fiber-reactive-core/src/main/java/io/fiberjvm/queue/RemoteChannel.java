@@ -43,6 +43,11 @@ final class RemoteChannel implements QueueChannel {
 	}
 
 	@Override
+	public boolean emitsOutsideLock() {
+		return true;
+	}
+
+	@Override
 	public Mono<Integer> size() {
 		return connection.flatMap(c -> c.requestResponse(route(QueueRoutes.SIZE), new byte[0]))
 				.map(frame -> (int) Batches.decodeLongs(frame, 1)[0])
