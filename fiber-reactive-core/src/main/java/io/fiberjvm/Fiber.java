@@ -23,6 +23,8 @@ import io.fiberjvm.backend.Backend;
 import io.fiberjvm.codec.Codec;
 import io.fiberjvm.queue.FiberPipe;
 import io.fiberjvm.queue.FiberQueue;
+import io.fiberjvm.pool.PoolBuilder;
+import io.fiberjvm.pool.PoolService;
 import io.fiberjvm.queue.QueueContext;
 import io.fiberjvm.queue.QueueService;
 import io.fiberjvm.backend.BackendProvider;
@@ -76,6 +78,8 @@ public final class Fiber implements AutoCloseable {
 	private volatile TransportServer bound;
 	private final String name;
 	private final QueueService queues;
+	private final PoolService pools = new PoolService();
+	private final AtomicLong poolCounter = new AtomicLong();
 	private final Map<Endpoint, Mono<Connection>> connections = new ConcurrentHashMap<>();
 	private final String javaExecutable;
 	private final SharedClassArchive classArchive;
@@ -237,6 +241,17 @@ public final class Fiber implements AutoCloseable {
 		return new ProcessCall(this, targetClass, targetClass.getSimpleName(), ResourceSpec.of(targetClass));
 	}
 
+	/**
+	 * A pool of {@code workers} worker processes, to configure and {@link PoolBuilder#open() open}:
+	 * {@code fiber.pool(4).initializer(...).open()}.
+	 */
+	public PoolBuilder pool(int workers) {
+		if (closed.get()) {
+			throw closedError("make a pool");
+		}
+		return PoolBuilder.of(this, pools, workers, "pool" + poolCounter.incrementAndGet());
+	}
+
 	/** Processes started by this runtime that have not ended yet. */
 	public List<FiberProcess> liveProcesses() {
 		return processes.values().stream().filter(ProcessSupervisor::isAlive).map(FiberProcess.class::cast).toList();
@@ -327,10 +342,11 @@ public final class Fiber implements AutoCloseable {
 
 	private Router routesFor(Router own) {
 		Router service = queues.router();
+		Router pooled = pools.router();
 		Router rest = own != null ? own : Router.none();
 		return new Router() {
 			private Router pick(String route) {
-				return QueueService.serves(route) ? service : rest;
+				return QueueService.serves(route) ? service : PoolService.serves(route) ? pooled : rest;
 			}
 
 			@Override
@@ -403,6 +419,7 @@ public final class Fiber implements AutoCloseable {
 		if (!closed.compareAndSet(false, true)) {
 			return;
 		}
+		pools.terminateAll();
 		try {
 			Duration wait = config.get(ConfigKeys.TERMINATE_GRACE).plusSeconds(5);
 			Flux.fromIterable(new ArrayList<>(processes.values()))

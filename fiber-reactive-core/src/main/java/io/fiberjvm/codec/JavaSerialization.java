@@ -33,6 +33,9 @@ public final class JavaSerialization {
 	private static final List<String> ALWAYS_REFUSED = List.of("!java.lang.Process*", "!java.lang.Runtime",
 			"!java.lang.reflect.**", "!java.lang.invoke.MethodHandle*");
 
+	private static final java.util.regex.Pattern SENDER_PATTERN =
+			java.util.regex.Pattern.compile("[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)*(\\.\\*)?");
+
 	private final ObjectInputFilter filter;
 	private final String allowed;
 
@@ -54,6 +57,24 @@ public final class JavaSerialization {
 		String pkg = type.getPackageName();
 		// A lambda's hidden class name has a '/', which the filter reads as a module: name its nest host.
 		return pkg.isEmpty() ? type.getNestHost().getName() : pkg + ".*";
+	}
+
+	/**
+	 * This process's own patterns plus those a sender asked for, which may only name one package or
+	 * class ({@code com.acme.*}, {@code com.acme.Point}): never wildcards over everything or filter limits.
+	 */
+	public static List<String> withSenderPatterns(List<String> localAllow, List<String> senderAllow) {
+		List<String> patterns = new ArrayList<>(localAllow);
+		for (String pattern : senderAllow) {
+			if (localAllow.contains(pattern) || patterns.contains(pattern)) {
+				continue;
+			}
+			if (!SENDER_PATTERN.matcher(pattern).matches()) {
+				throw new CodecException("the sender asks to allow '" + pattern + "', which is not a package or class name; refused");
+			}
+			patterns.add(pattern);
+		}
+		return patterns;
 	}
 
 	/** Writes a serializable object, or fails naming the part that is not serializable. */

@@ -56,17 +56,7 @@ public record ShippedTarget(String className, byte[] serialized, List<String> al
 	 */
 	public Runnable materialize(List<String> localAllow) {
 		if (serialized != null) {
-			List<String> patterns = new java.util.ArrayList<>(localAllow);
-			for (String pattern : allow) {
-				if (!pattern.matches("[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)*(\\.\\*)?") || localAllow.contains(pattern)) {
-					if (!localAllow.contains(pattern)) {
-						throw new CodecException("the shipped target asks to allow '" + pattern
-								+ "', which is not a package or class name; refused");
-					}
-					continue;
-				}
-				patterns.add(pattern);
-			}
+			List<String> patterns = JavaSerialization.withSenderPatterns(localAllow, allow);
 			return JavaSerialization.allowing(patterns).read(serialized, Runnable.class);
 		}
 		try {

@@ -1,0 +1,318 @@
+package io.fiberjvm.pool;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
+
+import reactor.core.publisher.FluxSink;
+
+/**
+ * Hands queued tasks to worker sessions and answers them: the pool's scheduler and pending table.
+ *
+ * <p>All state changes under this object's lock, and chunks are emitted under it too (that only
+ * queues frames), which keeps each session's chunks in the order its function cache twin saw them.
+ * Callers' sinks are completed after the lock is released: they run user code.
+ */
+final class Dispatcher {
+
+	private final ArrayDeque<Task> queue = new ArrayDeque<>();
+	private final Map<String, WorkerSession> sessions = new LinkedHashMap<>();
+	private final int chunkBytes;
+	/** Turns an answer into the task's outcome, outside the lock. */
+	private final BiConsumer<Task, Outcome> answer;
+	private long queued;
+	private long inFlight;
+	private long completed;
+	private long failed;
+	private long lost;
+	private boolean terminated;
+
+	/** How an attempt ended. */
+	record Outcome(String worker, TaskFrames.Answer answer, Throwable error) {
+	}
+
+	Dispatcher(int maxFrameBytes, BiConsumer<Task, Outcome> answer) {
+		this.chunkBytes = Math.max(1024, maxFrameBytes / 2);
+		this.answer = answer;
+	}
+
+	/** The most bytes of arguments one chunk carries; a larger argument is refused at submission. */
+	int chunkBytes() {
+		return chunkBytes;
+	}
+
+	void submit(Task task) {
+		boolean refused;
+		synchronized (this) {
+			refused = terminated;
+			if (!refused) {
+				task.queued = true;
+				// A retry goes first: an ordered call is waiting for it.
+				if (task.attempt > 1) {
+					queue.addFirst(task);
+				}
+				else {
+					queue.addLast(task);
+				}
+				queued++;
+				dispatch();
+			}
+		}
+		if (refused) {
+			task.sink.error(new PoolClosedException("the pool was terminated; " + task + " did not run"));
+		}
+	}
+
+	synchronized void cancel(Task task) {
+		if (task.cancelled) {
+			return;
+		}
+		task.cancelled = true;
+		if (task.queued) {
+			task.queued = false;
+			queued--;
+		}
+	}
+
+	/** A worker's session opened; null when the pool was terminated. */
+	WorkerSession open(String worker, FluxSink<byte[]> out) {
+		WorkerSession session = new WorkerSession(worker, out);
+		WorkerSession previous;
+		synchronized (this) {
+			if (terminated) {
+				return null;
+			}
+			previous = sessions.get(worker);
+		}
+		if (previous != null) {
+			// A worker has one session; a second one means the first is gone.
+			lost(previous, "it opened a new session");
+		}
+		synchronized (this) {
+			if (terminated) {
+				return null;
+			}
+			sessions.put(worker, session);
+		}
+		return session;
+	}
+
+	/** The worker asked for more; hand it work if there is any. */
+	synchronized void credit() {
+		dispatch();
+	}
+
+	void results(WorkerSession session, byte[] frame) {
+		TaskFrames.Results results;
+		try {
+			results = TaskFrames.decodeResults(frame);
+		}
+		catch (RuntimeException malformed) {
+			lost(session, "it sent a malformed result frame (" + malformed.getMessage() + ")");
+			return;
+		}
+		List<Runnable> after = new ArrayList<>(results.answers().size());
+		synchronized (this) {
+			if (session.ended) {
+				return;
+			}
+			for (TaskFrames.Answer a : results.answers()) {
+				Task task = session.pending.remove(a.id());
+				if (task == null) {
+					continue;
+				}
+				task.runningOn = null;
+				inFlight--;
+				if (a.failed()) {
+					failed++;
+				}
+				else {
+					completed++;
+				}
+				if (!task.cancelled) {
+					Outcome outcome = new Outcome(session.worker, a, null);
+					after.add(() -> answer.accept(task, outcome));
+				}
+			}
+			if (results.lastOfChunk()) {
+				WorkerSession.SentChunk chunk = session.chunks.poll();
+				if (chunk != null) {
+					chunk.function().record(results.elapsedNanos(), chunk.tasks());
+				}
+				session.chunksDone++;
+				if (session.retiring && session.chunks.isEmpty()) {
+					session.out.complete();
+				}
+			}
+			dispatch();
+		}
+		after.forEach(Runnable::run);
+	}
+
+	/** The session ended or its worker died: its pending tasks fail with {@link WorkerLostException}. */
+	void lost(WorkerSession session, String why) {
+		List<Task> orphans;
+		synchronized (this) {
+			if (session.ended) {
+				return;
+			}
+			session.ended = true;
+			sessions.remove(session.worker, session);
+			orphans = new ArrayList<>(session.pending.values());
+			session.pending.clear();
+			session.chunks.clear();
+			inFlight -= orphans.size();
+			lost += orphans.size();
+			dispatch();
+		}
+		session.out.error(new PoolClosedException("the pool dropped this session: " + why));
+		for (Task task : orphans) {
+			task.runningOn = null;
+			if (!task.cancelled) {
+				Outcome outcome = new Outcome(session.worker, null, new WorkerLostException(task.toString(), session.worker, why));
+				answer.accept(task, outcome);
+			}
+		}
+	}
+
+	/** The worker takes no new chunk, and its session ends once it has answered what it holds. */
+	synchronized boolean retire(String worker) {
+		WorkerSession session = sessions.get(worker);
+		if (session == null) {
+			return false;
+		}
+		session.retiring = true;
+		if (session.chunks.isEmpty()) {
+			session.out.complete();
+		}
+		return true;
+	}
+
+	/** Whether {@code worker} has a session that has answered at least one chunk. */
+	synchronized boolean hasWorked(String worker) {
+		WorkerSession session = sessions.get(worker);
+		return session != null && session.chunksDone > 0;
+	}
+
+	synchronized WorkerSession session(String worker) {
+		return sessions.get(worker);
+	}
+
+	/** Fails everything queued or running with {@link PoolClosedException} and refuses what comes later. */
+	void terminate(String why) {
+		List<Task> dropped = new ArrayList<>();
+		List<WorkerSession> ended;
+		synchronized (this) {
+			terminated = true;
+			for (Task task : queue) {
+				if (task.queued) {
+					dropped.add(task);
+				}
+			}
+			queue.clear();
+			queued = 0;
+			ended = new ArrayList<>(sessions.values());
+			for (WorkerSession session : ended) {
+				session.ended = true;
+				dropped.addAll(session.pending.values());
+				session.pending.clear();
+			}
+			sessions.clear();
+			inFlight = 0;
+		}
+		ended.forEach(session -> session.out.complete());
+		for (Task task : dropped) {
+			if (!task.cancelled) {
+				task.sink.error(new PoolClosedException(why + "; " + task + " did not finish"));
+			}
+		}
+	}
+
+	synchronized long[] counters() {
+		return new long[] {sessions.size(), queued, inFlight, completed, failed, lost};
+	}
+
+	/** Under the lock: gives chunks to sessions that can take them, idle ones first. */
+	private void dispatch() {
+		while (true) {
+			Task head = queue.peekFirst();
+			while (head != null && !head.queued) {
+				queue.pollFirst();
+				head = queue.peekFirst();
+			}
+			if (head == null) {
+				return;
+			}
+			int live = 0;
+			for (WorkerSession s : sessions.values()) {
+				if (!s.retiring && !s.ended) {
+					live++;
+				}
+			}
+			int size = ChunkSizer.size(head.function.meanNanos, head.chunkSize, queued, live);
+			WorkerSession target = null;
+			for (WorkerSession s : sessions.values()) {
+				if (s.canTake() && s.chunks.isEmpty()) {
+					target = s;
+					break;
+				}
+			}
+			if (target == null && ChunkSizer.mayPrefetch(head.function.meanNanos, size)) {
+				for (WorkerSession s : sessions.values()) {
+					if (s.canTake()) {
+						target = s;
+						break;
+					}
+				}
+			}
+			if (target == null) {
+				return;
+			}
+			send(target, head.function, size);
+		}
+	}
+
+	/** Under the lock: takes up to {@code size} queued tasks of {@code function} from the head and sends them. */
+	private void send(WorkerSession session, ShippedFunction function, int size) {
+		List<TaskFrames.TaskBytes> tasks = new ArrayList<>(Math.min(size, 64));
+		Set<String> allow = new LinkedHashSet<>();
+		allow.add(function.allow);
+		long bytes = 0;
+		while (tasks.size() < size) {
+			Task task = queue.peekFirst();
+			if (task == null) {
+				break;
+			}
+			if (!task.queued) {
+				queue.pollFirst();
+				continue;
+			}
+			if (task.function != function || (!tasks.isEmpty() && bytes + task.size() > chunkBytes)) {
+				break;
+			}
+			queue.pollFirst();
+			task.queued = false;
+			task.runningOn = session;
+			queued--;
+			inFlight++;
+			bytes += task.size();
+			session.pending.put(task.id, task);
+			if (task.argAllow != null) {
+				allow.add(task.argAllow);
+			}
+			tasks.add(new TaskFrames.TaskBytes(task.id, task.arg));
+		}
+		boolean known = session.functions.get(function.id) != null;
+		if (!known) {
+			session.functions.put(function.id, Boolean.TRUE);
+		}
+		session.chunks.add(new WorkerSession.SentChunk(function, tasks.size()));
+		session.out.next(TaskFrames.encode(new TaskFrames.Chunk(function.id, known ? null : function.bytes,
+				List.copyOf(allow), tasks)));
+	}
+}

@@ -1,0 +1,117 @@
+package io.fiberjvm.pool;
+
+import java.util.List;
+import java.util.function.Function;
+
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.util.function.Tuple2;
+import reactor.util.retry.Retry;
+
+import io.fiberjvm.FiberBiFunction;
+import io.fiberjvm.FiberFunction;
+import io.fiberjvm.FiberProcess;
+
+/**
+ * A pool of worker processes that run shipped functions: the cluster's {@code ExecutorService}, as
+ * Monos and Fluxes. Made by {@link io.fiberjvm.Fiber#pool(int)}.
+ *
+ * <p>The contract:
+ * <ul>
+ * <li><b>Scheduling.</b> Workers pull tasks: each holds at most two chunks of tasks, and a second
+ * chunk only when tasks are known to be short. A chunk's size adapts to the measured task duration
+ * (about 5 ms of work per chunk: 1 ms tasks go five at a time, 1 s tasks one at a time), and never
+ * exceeds a fair share of what is queued, so no worker idles while another holds a backlog.</li>
+ * <li><b>Worker loss.</b> A worker that dies (SIGKILL, out of memory, a lost connection, missed
+ * keep-alives, the backend reporting it stopped) is detected within the keep-alive timeout; the
+ * tasks it held fail with {@link WorkerLostException}, which the pool's {@link #retry(Retry) retry
+ * spec} turns into new attempts only when the function is {@link #idempotent(boolean) idempotent}.
+ * The default is idempotent with {@code Retry.max(2)} on worker loss only: three attempts in all.
+ * A replacement worker starts at once, or with a growing delay after workers that failed to start
+ * (a crashing initializer), so nothing spins.</li>
+ * <li><b>Task errors.</b> A function that throws fails that element with a
+ * {@link TaskFailedException} carrying the remote type, message and stack trace; the worker goes on,
+ * and the task is retried only when the retry spec's filter accepts that error.</li>
+ * <li><b>Exactly once.</b> Each element's result or error is delivered once, even when a task ran
+ * twice. Results reach the subscriber on a {@code boundedElastic} worker, where blocking is allowed.</li>
+ * <li><b>Cancellation</b> stops dispatch: queued tasks of a cancelled call are dropped, and results of
+ * those already running are discarded.</li>
+ * <li><b>Values</b> (arguments and results) travel with Java serialization behind the run's
+ * allow-list: the classes of the function's package, of each argument's and result's own class, the
+ * JDK value types and {@code fiber.serial-allow}.</li>
+ * </ul>
+ * Options ({@link #idempotent}, {@link #retry}, {@link #chunkSize}) return a view of the same pool
+ * with that option changed; the original is unchanged.
+ */
+public interface FiberPool extends AutoCloseable {
+
+	/** Runs {@code fn(arg)} on a worker. */
+	<T, R> Mono<R> apply(FiberFunction<? super T, ? extends R> fn, T arg);
+
+	/** {@code fn} over every item, results in input order; fails at the first element that failed, in order. */
+	<T, R> Flux<R> map(FiberFunction<? super T, ? extends R> fn, Iterable<? extends T> items);
+
+	/** {@code fn} over every item as the publisher gives them, results in input order. */
+	<T, R> Flux<R> map(FiberFunction<? super T, ? extends R> fn, Publisher<? extends T> items);
+
+	/** {@code fn} over every item, results as they complete; fails with the first error to arrive. */
+	<T, R> Flux<R> mapUnordered(FiberFunction<? super T, ? extends R> fn, Iterable<? extends T> items);
+
+	/** {@code fn} over every item as the publisher gives them, results as they complete. */
+	<T, R> Flux<R> mapUnordered(FiberFunction<? super T, ? extends R> fn, Publisher<? extends T> items);
+
+	/** {@code fn} over every item, each element's outcome in input order: a failed element does not end the stream. */
+	<T, R> Flux<TaskResult<R>> mapResults(FiberFunction<? super T, ? extends R> fn, Publisher<? extends T> items);
+
+	/** {@code fn(a, b)} for every pair, results in input order. */
+	<A, B, R> Flux<R> starmap(FiberBiFunction<? super A, ? super B, ? extends R> fn, Iterable<? extends Tuple2<A, B>> pairs);
+
+	/** {@code fn(a, b)} for every pair as the publisher gives them, results in input order. */
+	<A, B, R> Flux<R> starmap(FiberBiFunction<? super A, ? super B, ? extends R> fn, Publisher<? extends Tuple2<A, B>> pairs);
+
+	/** The pool as a pipeline stage, for {@code flux.transform(pool.mapper(fn))}: ordered, like {@link #map}. */
+	<T, R> Function<Flux<T>, Flux<R>> mapper(FiberFunction<? super T, ? extends R> fn);
+
+	/**
+	 * A view whose functions are (or are not) idempotent: safe to run again after their worker was
+	 * lost. Tasks of a function that is not fail with {@link WorkerLostException} when lost, whatever
+	 * the retry spec says.
+	 */
+	FiberPool idempotent(boolean idempotent);
+
+	/**
+	 * A view that retries failed tasks as {@code retry} says, one task at a time. Its filter decides
+	 * which errors count: {@link WorkerLostException} (only for idempotent functions),
+	 * {@link TaskFailedException}, or both. When attempts run out the element fails with the last error.
+	 */
+	FiberPool retry(Retry retry);
+
+	/** A view that hands tasks out {@code tasks} at a time; {@code 0} (the default) adapts to task duration. */
+	FiberPool chunkSize(int tasks);
+
+	/** The number of workers the pool keeps. */
+	int size();
+
+	/** Changes the number of workers: new ones start, surplus ones finish their tasks and stop. */
+	void resize(int workers);
+
+	/** The worker processes alive now. */
+	List<FiberProcess> workers();
+
+	/** The pool's counters now. */
+	PoolStats stats();
+
+	/**
+	 * Refuses new calls, finishes the work already accepted, then stops the workers. Does not block;
+	 * {@link #onClose()} says when it is done. Idempotent.
+	 */
+	@Override
+	void close();
+
+	/** Stops now: queued and running tasks fail with {@link PoolClosedException}, workers are stopped. */
+	void terminate();
+
+	/** Completes once the pool has closed or terminated and its workers have ended. */
+	Mono<Void> onClose();
+}

@@ -1,0 +1,436 @@
+package io.fiberjvm.pool;
+
+import java.io.Serializable;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.reactivestreams.Publisher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.FluxSink;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+import io.fiberjvm.Fiber;
+import io.fiberjvm.FiberProcess;
+import io.fiberjvm.RemoteException;
+import io.fiberjvm.ResourceSpec;
+import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.config.ConfigKeys;
+
+/**
+ * What every view of one pool shares: its workers (started, replaced with backoff, resized, retired),
+ * its dispatcher, its lifecycle and counters.
+ */
+final class PoolCore {
+
+	private static final Logger log = LoggerFactory.getLogger(PoolCore.class);
+	private static final SecureRandom RANDOM = new SecureRandom();
+
+	/** One worker process the pool started, from its start to its end. */
+	private static final class Slot {
+		final String name;
+		FiberProcess process;
+		boolean retiring;
+		boolean attached;
+
+		Slot(String name) {
+			this.name = name;
+		}
+	}
+
+	private final Fiber fiber;
+	private final PoolService service;
+	private final String id;
+	private final String name;
+	private final ResourceSpec resources;
+	private final byte[] initializer;
+	private final List<String> initializerAllow;
+	private final RestartBackoff backoff;
+	final Dispatcher dispatcher;
+	final Values values;
+	private final Map<Object, ShippedFunction> shipped = Collections.synchronizedMap(new WeakHashMap<>());
+	private final AtomicLong taskIds = new AtomicLong();
+	final AtomicLong retried = new AtomicLong();
+	private final Sinks.Empty<Void> closed = Sinks.empty();
+
+	// Guarded by this.
+	private final Map<String, Slot> slots = new LinkedHashMap<>();
+	private int target;
+	private int failures;
+	private boolean restartScheduled;
+	private boolean closing;
+	private boolean terminated;
+	private long openCalls;
+	private long started;
+	private long lostWorkers;
+	private int counter;
+
+	PoolCore(Fiber fiber, PoolService service, String name, int size, ResourceSpec resources, byte[] initializer,
+			List<String> initializerAllow, RestartBackoff backoff) {
+		this.fiber = fiber;
+		this.service = service;
+		this.id = Long.toString(RANDOM.nextLong() >>> 1, 36);
+		this.name = name;
+		this.resources = resources;
+		this.initializer = initializer;
+		this.initializerAllow = initializerAllow;
+		this.backoff = backoff;
+		this.target = size;
+		int maxFrame = Math.toIntExact(fiber.config().get(ConfigKeys.MAX_FRAME_SIZE));
+		this.values = new Values(fiber.config().get(ConfigKeys.SERIAL_ALLOW));
+		this.dispatcher = new Dispatcher(maxFrame, this::answer);
+	}
+
+	String id() {
+		return id;
+	}
+
+	String name() {
+		return name;
+	}
+
+	void open() {
+		service.register(this);
+		ensureWorkers();
+	}
+
+	long nextTaskId() {
+		return taskIds.incrementAndGet();
+	}
+
+	/** The function, serialized once per function object. */
+	ShippedFunction ship(Serializable function, Class<?> userClass) {
+		synchronized (shipped) {
+			ShippedFunction known = shipped.get(function);
+			if (known == null) {
+				known = new ShippedFunction(function, userClass, values);
+				shipped.put(function, known);
+			}
+			return known;
+		}
+	}
+
+	/** {@link #ship} when the call starts, so a function that cannot travel fails the call, not the caller. */
+	java.util.function.Supplier<ShippedFunction> shipLater(Serializable function, Class<?> userClass) {
+		return () -> ship(function, userClass);
+	}
+
+	// ---- calls ----
+
+	/** Counts a call in; refuses it once the pool is closing. */
+	synchronized void callStarted(String what) {
+		if (closing) {
+			throw new PoolClosedException("pool " + name + " is " + (terminated ? "terminated" : "closed") + "; cannot " + what);
+		}
+		openCalls++;
+	}
+
+	void callEnded() {
+		boolean shutDown;
+		synchronized (this) {
+			openCalls--;
+			shutDown = closing && !terminated && openCalls == 0;
+		}
+		if (shutDown) {
+			shutDown();
+		}
+	}
+
+	/** Completes a task's caller from its worker's answer; runs outside the dispatcher's lock. */
+	private void answer(Task task, Dispatcher.Outcome outcome) {
+		if (outcome.error() != null) {
+			task.sink.error(outcome.error());
+			return;
+		}
+		TaskFrames.Answer answer = outcome.answer();
+		if (answer.failed()) {
+			task.sink.error(new TaskFailedException(task.toString(), outcome.worker(), RemoteException.decode(TaskFrames.utf8(answer.bytes()))));
+			return;
+		}
+		Object value;
+		try {
+			value = values.read(answer.bytes(), answer.allow() == null ? List.of(task.function.allow)
+					: List.of(task.function.allow, answer.allow()), "the result of " + task);
+		}
+		catch (CodecException e) {
+			task.sink.error(e);
+			return;
+		}
+		if (value == null) {
+			task.sink.success();
+		}
+		else {
+			task.sink.success(value);
+		}
+	}
+
+	// ---- workers ----
+
+	/** A worker's session arrives: it is one of ours, and it now takes tasks. */
+	Flux<byte[]> attach(String worker, Publisher<byte[]> inbound) {
+		return Flux.create(sink -> {
+			synchronized (this) {
+				Slot slot = slots.get(worker);
+				if (slot == null || terminated) {
+					sink.error(new PoolClosedException("pool " + name + " has no worker '" + worker + "' (retired, or never started)"));
+					return;
+				}
+				slot.attached = true;
+				failures = 0;
+			}
+			WorkerSession session = dispatcher.open(worker, sink);
+			if (session == null) {
+				sink.error(new PoolClosedException("pool " + name + " was terminated"));
+				return;
+			}
+			sink.onRequest(n -> dispatcher.credit());
+			sink.onCancel(() -> sessionEnded(session, "its session was cancelled"));
+			Flux.from(inbound).subscribe(frame -> dispatcher.results(session, frame),
+					error -> sessionEnded(session, "its connection failed (" + error.getMessage() + ")"),
+					() -> sessionEnded(session, "it ended its session"));
+			ensureWorkers();
+		}, FluxSink.OverflowStrategy.ERROR);
+	}
+
+	/** The session is gone: its tasks are lost, and a worker whose session failed is stopped and replaced. */
+	private void sessionEnded(WorkerSession session, String why) {
+		dispatcher.lost(session, why);
+		FiberProcess process;
+		synchronized (this) {
+			Slot slot = slots.get(session.worker);
+			process = slot != null && !slot.retiring ? slot.process : null;
+		}
+		if (process != null && process.isAlive()) {
+			process.terminate().subscribe(done -> { }, error -> { });
+		}
+	}
+
+	private void ensureWorkers() {
+		List<Slot> toStart = new ArrayList<>();
+		synchronized (this) {
+			if (closing) {
+				return;
+			}
+			long active = slots.values().stream().filter(s -> !s.retiring).count();
+			if (active >= target) {
+				return;
+			}
+			if (failures > 0) {
+				// Workers failed to get going: start one at a time, later and later.
+				if (!restartScheduled) {
+					restartScheduled = true;
+					Mono.delay(backoff.delay(failures)).subscribe(tick -> {
+						synchronized (this) {
+							restartScheduled = false;
+						}
+						Slot slot = newSlotIfWanted();
+						if (slot != null) {
+							start(slot);
+						}
+					});
+				}
+				return;
+			}
+			for (long i = active; i < target; i++) {
+				toStart.add(newSlot());
+			}
+		}
+		toStart.forEach(this::start);
+	}
+
+	private synchronized Slot newSlotIfWanted() {
+		if (closing || slots.values().stream().filter(s -> !s.retiring).count() >= target) {
+			return null;
+		}
+		return newSlot();
+	}
+
+	/** Under the lock. */
+	private Slot newSlot() {
+		Slot slot = new Slot(name + "-w" + (++counter));
+		slots.put(slot.name, slot);
+		started++;
+		return slot;
+	}
+
+	private void start(Slot slot) {
+		fiber.address()
+				.flatMap(parent -> fiber.process(new PoolWorker(parent.toString(), PoolService.route(id, slot.name),
+						initializer, initializerAllow)).name(slot.name).resources(resources).start())
+				.subscribe(process -> started(slot, process), error -> ended(slot, "it could not start: " + error.getMessage(), error));
+	}
+
+	private void started(Slot slot, FiberProcess process) {
+		boolean stop;
+		synchronized (this) {
+			slot.process = process;
+			stop = slot.retiring || terminated;
+		}
+		if (stop) {
+			process.terminate().subscribe(done -> { }, error -> { });
+		}
+		process.onExit().subscribe(code -> process.join().subscribe(
+				done -> ended(slot, "it exited with code " + code, null),
+				error -> ended(slot, "it exited with code " + code, error)));
+	}
+
+	private void ended(Slot slot, String why, Throwable error) {
+		boolean finished;
+		boolean unexpected;
+		synchronized (this) {
+			if (slots.remove(slot.name) == null) {
+				return;
+			}
+			unexpected = !slot.retiring && !closing;
+			if (unexpected) {
+				lostWorkers++;
+				if (!slot.attached) {
+					failures++;
+				}
+			}
+			finished = closing && slots.isEmpty();
+		}
+		if (unexpected) {
+			if (slot.attached) {
+				log.info("pool {}: worker {} was lost: {}", name, slot.name, why);
+			}
+			else {
+				log.warn("pool {}: worker {} ended before taking tasks ({}); next start in {}", name, slot.name,
+						error != null ? error.getMessage() : why, backoff.delay(failures));
+			}
+		}
+		WorkerSession session = dispatcher.session(slot.name);
+		if (session != null) {
+			dispatcher.lost(session, why);
+		}
+		ensureWorkers();
+		if (finished) {
+			finish();
+		}
+	}
+
+	synchronized int size() {
+		return target;
+	}
+
+	void resize(int workers) {
+		if (workers < 1) {
+			throw new IllegalArgumentException("a pool needs at least 1 worker, not " + workers);
+		}
+		List<Slot> surplus = new ArrayList<>();
+		synchronized (this) {
+			if (closing) {
+				throw new PoolClosedException("pool " + name + " is closed; cannot resize it");
+			}
+			target = workers;
+			List<Slot> active = slots.values().stream().filter(s -> !s.retiring).toList();
+			// Retire workers still starting first: they hold no tasks.
+			List<Slot> order = new ArrayList<>(active.stream().filter(s -> !s.attached).toList());
+			order.addAll(active.stream().filter(s -> s.attached).toList());
+			for (int i = 0; i < active.size() - workers; i++) {
+				Slot slot = order.get(i);
+				slot.retiring = true;
+				surplus.add(slot);
+			}
+		}
+		surplus.forEach(this::retire);
+		ensureWorkers();
+	}
+
+	/** Lets the worker finish what it holds, then its session ends and it exits; one still starting is stopped. */
+	private void retire(Slot slot) {
+		if (!dispatcher.retire(slot.name)) {
+			FiberProcess process;
+			synchronized (this) {
+				process = slot.process;
+			}
+			if (process != null) {
+				process.terminate().subscribe(done -> { }, error -> { });
+			}
+		}
+	}
+
+	synchronized List<FiberProcess> workers() {
+		return slots.values().stream().map(s -> s.process).filter(p -> p != null && p.isAlive()).toList();
+	}
+
+	PoolStats stats() {
+		long[] d = dispatcher.counters();
+		synchronized (this) {
+			return new PoolStats((int) d[0], target, d[1], d[2], d[3], d[4], d[5], retried.get(), started, lostWorkers);
+		}
+	}
+
+	// ---- lifecycle ----
+
+	void close() {
+		boolean shutDown;
+		synchronized (this) {
+			if (closing) {
+				return;
+			}
+			closing = true;
+			shutDown = openCalls == 0;
+		}
+		if (shutDown) {
+			shutDown();
+		}
+	}
+
+	/** Every accepted call has ended: retire every worker. */
+	private void shutDown() {
+		List<Slot> all;
+		boolean empty;
+		synchronized (this) {
+			target = 0;
+			all = new ArrayList<>(slots.values());
+			all.forEach(s -> s.retiring = true);
+			empty = slots.isEmpty();
+		}
+		all.forEach(this::retire);
+		if (empty) {
+			finish();
+		}
+	}
+
+	void terminate() {
+		List<Slot> all;
+		synchronized (this) {
+			if (terminated) {
+				return;
+			}
+			terminated = true;
+			closing = true;
+			target = 0;
+			all = new ArrayList<>(slots.values());
+			all.forEach(s -> s.retiring = true);
+		}
+		dispatcher.terminate("pool " + name + " was terminated");
+		for (Slot slot : all) {
+			if (slot.process != null) {
+				slot.process.terminate().subscribe(done -> { }, error -> { });
+			}
+		}
+		if (all.isEmpty()) {
+			finish();
+		}
+	}
+
+	private void finish() {
+		dispatcher.terminate("pool " + name + " was closed");
+		service.unregister(this);
+		closed.tryEmitEmpty();
+	}
+
+	Mono<Void> onClose() {
+		return closed.asMono();
+	}
+}

@@ -1,0 +1,19 @@
+package io.fiberjvm.pool;
+
+/**
+ * A snapshot of a pool's counters, for monitoring and tests.
+ *
+ * @param workers workers running now (connected and taking tasks)
+ * @param target the number of workers the pool keeps
+ * @param queued tasks waiting for a worker
+ * @param inFlight tasks handed to workers and not yet answered
+ * @param completed tasks that returned a result
+ * @param failed tasks whose function threw
+ * @param lost task attempts lost with their worker
+ * @param retried task attempts started again after a loss or failure
+ * @param workersStarted worker processes started since the pool opened
+ * @param workersLost workers that ended while the pool still wanted them
+ */
+public record PoolStats(int workers, int target, long queued, long inFlight, long completed, long failed, long lost,
+		long retried, long workersStarted, long workersLost) {
+}

@@ -1,0 +1,278 @@
+package io.fiberjvm.pool;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+import org.reactivestreams.Publisher;
+import reactor.core.Exceptions;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+import reactor.util.function.Tuple2;
+import reactor.util.retry.Retry;
+
+import io.fiberjvm.FiberBiFunction;
+import io.fiberjvm.FiberException;
+import io.fiberjvm.FiberFunction;
+import io.fiberjvm.FiberProcess;
+import io.fiberjvm.codec.CodecException;
+
+/** A view of a pool: the shared {@link PoolCore} plus this view's task options. Immutable. */
+final class ProcessPool implements FiberPool {
+
+	/** The default retry: worker losses only, two more attempts (three in all). */
+	static final Retry DEFAULT_RETRY = Retry.max(2).filter(WorkerLostException.class::isInstance);
+	/** Tasks of one call submitted at once; results beyond the first unfinished one wait in order. */
+	static final int WINDOW = 8192;
+
+	private final PoolCore core;
+	private final boolean idempotent;
+	private final Retry retry;
+	private final int chunkSize;
+
+	ProcessPool(PoolCore core, boolean idempotent, Retry retry, int chunkSize) {
+		this.core = core;
+		this.idempotent = idempotent;
+		this.retry = retry;
+		this.chunkSize = chunkSize;
+	}
+
+	@Override
+	public FiberPool idempotent(boolean idempotent) {
+		return new ProcessPool(core, idempotent, retry, chunkSize);
+	}
+
+	@Override
+	public FiberPool retry(Retry retry) {
+		return new ProcessPool(core, idempotent, Objects.requireNonNull(retry, "retry"), chunkSize);
+	}
+
+	@Override
+	public FiberPool chunkSize(int tasks) {
+		if (tasks < 0) {
+			throw new IllegalArgumentException("chunk size " + tasks + " must be 0 (adaptive) or more");
+		}
+		return new ProcessPool(core, idempotent, retry, tasks);
+	}
+
+	@Override
+	@SuppressWarnings("unchecked")
+	public <T, R> Mono<R> apply(FiberFunction<? super T, ? extends R> fn, T arg) {
+		Objects.requireNonNull(fn, "fn");
+		return call("apply", () -> {
+			ShippedFunction shipped = core.ship(fn, fn.getClass());
+			return task(shipped, arg, "apply(" + shipped + ")");
+		}).map(value -> (R) value).publishOn(Schedulers.boundedElastic());
+	}
+
+	@Override
+	public <T, R> Flux<R> map(FiberFunction<? super T, ? extends R> fn, Iterable<? extends T> items) {
+		return map(fn, Flux.fromIterable(Objects.requireNonNull(items, "items")));
+	}
+
+	@Override
+	public <T, R> Flux<R> map(FiberFunction<? super T, ? extends R> fn, Publisher<? extends T> items) {
+		return this.<T, R>mapResults(fn, items).map(TaskResult::value);
+	}
+
+	@Override
+	public <T, R> Flux<R> mapUnordered(FiberFunction<? super T, ? extends R> fn, Iterable<? extends T> items) {
+		return mapUnordered(fn, Flux.fromIterable(Objects.requireNonNull(items, "items")));
+	}
+
+	@Override
+	@SuppressWarnings("unchecked")
+	public <T, R> Flux<R> mapUnordered(FiberFunction<? super T, ? extends R> fn, Publisher<? extends T> items) {
+		Objects.requireNonNull(fn, "fn");
+		Objects.requireNonNull(items, "items");
+		return Flux.defer(() -> {
+			core.callStarted("mapUnordered");
+			ShippedFunction shipped;
+			try {
+				shipped = core.ship(fn, fn.getClass());
+			}
+			catch (RuntimeException e) {
+				core.callEnded();
+				throw e;
+			}
+			return Flux.from(items).index()
+					.flatMap(item -> element(shipped, item.getT2(), item.getT1(), "mapUnordered"), WINDOW)
+					.map(value -> (R) value)
+					.doFinally(signal -> core.callEnded());
+		}).publishOn(Schedulers.boundedElastic());
+	}
+
+	@Override
+	public <T, R> Flux<TaskResult<R>> mapResults(FiberFunction<? super T, ? extends R> fn, Publisher<? extends T> items) {
+		Objects.requireNonNull(fn, "fn");
+		Objects.requireNonNull(items, "items");
+		return mapping(core.shipLater(fn, fn.getClass()), items, "map");
+	}
+
+	@Override
+	public <A, B, R> Flux<R> starmap(FiberBiFunction<? super A, ? super B, ? extends R> fn, Iterable<? extends Tuple2<A, B>> pairs) {
+		return starmap(fn, Flux.fromIterable(Objects.requireNonNull(pairs, "pairs")));
+	}
+
+	@Override
+	@SuppressWarnings("unchecked")
+	public <A, B, R> Flux<R> starmap(FiberBiFunction<? super A, ? super B, ? extends R> fn, Publisher<? extends Tuple2<A, B>> pairs) {
+		Objects.requireNonNull(fn, "fn");
+		Objects.requireNonNull(pairs, "pairs");
+		Flux<Object[]> arguments = Flux.from(pairs).map(pair -> new Object[] {pair.getT1(), pair.getT2()});
+		return this.<Object[], R>mapping(core.shipLater(new Spread(fn), fn.getClass()), arguments, "starmap")
+				.map(result -> ((TaskResult<R>) result).value());
+	}
+
+	@Override
+	public <T, R> Function<Flux<T>, Flux<R>> mapper(FiberFunction<? super T, ? extends R> fn) {
+		Objects.requireNonNull(fn, "fn");
+		return items -> map(fn, items);
+	}
+
+	/** An ordered call: each element's outcome in input order. */
+	private <T, R> Flux<TaskResult<R>> mapping(java.util.function.Supplier<ShippedFunction> function,
+			Publisher<? extends T> items, String what) {
+		return Flux.defer(() -> {
+			core.callStarted(what);
+			ShippedFunction shipped;
+			try {
+				shipped = function.get();
+			}
+			catch (RuntimeException e) {
+				core.callEnded();
+				throw e;
+			}
+			return Flux.from(items).index()
+					.flatMapSequential(item -> this.<R>outcome(shipped, item.getT2(), item.getT1(), what), WINDOW, 1)
+					.doFinally(signal -> core.callEnded());
+		}).publishOn(Schedulers.boundedElastic());
+	}
+
+	@SuppressWarnings("unchecked")
+	private <R> Mono<TaskResult<R>> outcome(ShippedFunction shipped, Object arg, long index, String what) {
+		return element(shipped, arg, index, what)
+				.map(value -> TaskResult.success(index, (R) value))
+				.onErrorResume(error -> Mono.just(TaskResult.failure(index, error)));
+	}
+
+	/** One element of a mapping call: never empty, since a Flux cannot carry a null result. */
+	private Mono<Object> element(ShippedFunction shipped, Object arg, long index, String what) {
+		String description = "element " + index + " of " + what + "(" + shipped + ")";
+		return task(shipped, arg, description)
+				.switchIfEmpty(Mono.error(() -> new FiberException("task " + description
+						+ " returned null, which a Flux cannot carry; return a value or an Optional")));
+	}
+
+	/** Runs one call that is a single Mono, counted in and out of the pool's open calls. */
+	private Mono<Object> call(String what, java.util.function.Supplier<Mono<Object>> body) {
+		return Mono.defer(() -> {
+			core.callStarted(what);
+			try {
+				return body.get().doFinally(signal -> core.callEnded());
+			}
+			catch (RuntimeException e) {
+				core.callEnded();
+				throw e;
+			}
+		});
+	}
+
+	/** One task, with this view's retry; a retry is a new attempt queued ahead of fresh work. */
+	private Mono<Object> task(ShippedFunction shipped, Object arg, String description) {
+		return Mono.defer(() -> {
+			byte[] bytes = core.values.write(arg, "the argument of task " + description);
+			if (bytes != null && bytes.length > core.dispatcher.chunkBytes()) {
+				throw new CodecException("the argument of task " + description + " is " + bytes.length
+						+ " bytes, more than half a frame (fiber.max-frame-size) carries");
+			}
+			String argAllow = Values.allowFor(arg);
+			AtomicInteger attempts = new AtomicInteger();
+			Mono<Object> attempt = Mono.create(sink -> {
+				int n = attempts.incrementAndGet();
+				if (n > 1) {
+					core.retried.incrementAndGet();
+				}
+				Task task = new Task(core.nextTaskId(), shipped, bytes, argAllow, description, n, chunkSize, sink);
+				sink.onCancel(() -> core.dispatcher.cancel(task));
+				core.dispatcher.submit(task);
+			});
+			return attempt.retryWhen(effectiveRetry())
+					.onErrorMap(Exceptions::isRetryExhausted, error -> error.getCause() != null ? error.getCause() : error);
+		});
+	}
+
+	/** The view's retry, except that a lost task of a function that is not idempotent is never run again. */
+	private Retry effectiveRetry() {
+		if (idempotent) {
+			return retry;
+		}
+		return Retry.from(signals -> retry.generateCompanion(signals.map(signal -> {
+			if (signal.failure() instanceof WorkerLostException lost) {
+				throw lost;
+			}
+			return signal;
+		})));
+	}
+
+	@Override
+	public int size() {
+		return core.size();
+	}
+
+	@Override
+	public void resize(int workers) {
+		core.resize(workers);
+	}
+
+	@Override
+	public List<FiberProcess> workers() {
+		return core.workers();
+	}
+
+	@Override
+	public PoolStats stats() {
+		return core.stats();
+	}
+
+	@Override
+	public void close() {
+		core.close();
+	}
+
+	@Override
+	public void terminate() {
+		core.terminate();
+	}
+
+	@Override
+	public Mono<Void> onClose() {
+		return core.onClose();
+	}
+
+	@Override
+	public String toString() {
+		return "FiberPool[" + core.name() + ", " + core.size() + " workers" + (idempotent ? "" : ", not idempotent")
+				+ (chunkSize > 0 ? ", chunks of " + chunkSize : "") + "]";
+	}
+
+	/** Runs a two-argument function on an argument pair: what starmap ships. */
+	private static final class Spread implements FiberFunction<Object[], Object> {
+
+		private static final long serialVersionUID = 1L;
+
+		private final FiberBiFunction<Object, Object, Object> fn;
+
+		@SuppressWarnings("unchecked")
+		Spread(FiberBiFunction<?, ?, ?> fn) {
+			this.fn = (FiberBiFunction<Object, Object, Object>) fn;
+		}
+
+		@Override
+		public Object apply(Object[] pair) {
+			return fn.apply(pair[0], pair[1]);
+		}
+	}
+}

@@ -1,0 +1,48 @@
+package io.fiberjvm.pool;
+
+import reactor.core.publisher.MonoSink;
+
+/**
+ * One attempt at one task: what the dispatcher queues, hands to a worker and answers. A retry is a new
+ * {@code Task} with a new id, so a late answer to a lost attempt is recognised and dropped.
+ */
+final class Task {
+
+	final long id;
+	final ShippedFunction function;
+	final byte[] arg;
+	/** The allow-list pattern for the argument's class, or null. */
+	final String argAllow;
+	final String description;
+	final int attempt;
+	/** The caller's chunk size, or 0 to adapt. */
+	final int chunkSize;
+	final MonoSink<Object> sink;
+	/** Whether it waits in the dispatcher's queue; under the dispatcher's lock. */
+	boolean queued;
+	/** Set when the caller cancelled; a queued task is then skipped. Read and written under the dispatcher's lock. */
+	boolean cancelled;
+	/** The session running it, or null while queued; under the dispatcher's lock. */
+	WorkerSession runningOn;
+
+	Task(long id, ShippedFunction function, byte[] arg, String argAllow, String description, int attempt, int chunkSize,
+			MonoSink<Object> sink) {
+		this.chunkSize = chunkSize;
+		this.id = id;
+		this.function = function;
+		this.arg = arg;
+		this.argAllow = argAllow;
+		this.description = description;
+		this.attempt = attempt;
+		this.sink = sink;
+	}
+
+	int size() {
+		return arg == null ? 16 : arg.length + 16;
+	}
+
+	@Override
+	public String toString() {
+		return description + (attempt > 1 ? " (attempt " + attempt + ")" : "");
+	}
+}
