@@ -114,7 +114,7 @@ public final class PoolBuilder {
 	/** Starts the pool: workers start in the background, and tasks wait for the first of them. Does not block. */
 	public FiberPool open() {
 		Values values = new Values(List.of());
-		byte[] init = initializer == null ? null : values.write(initializer, "the pool's initializer");
+		byte[] init = initializer == null ? null : values.writeFunction(initializer, "the pool's initializer");
 		List<String> initAllow = initializer == null ? List.of() : List.of(JavaSerialization.packagePattern(initializer.getClass()));
 		if (init != null) {
 			// Read back here, so a capture the workers would refuse fails now and not in every worker.

@@ -277,9 +277,10 @@ final class PoolCore {
 		if (stop) {
 			process.terminate().subscribe(done -> { }, error -> { });
 		}
-		process.onExit().subscribe(code -> process.join().subscribe(
-				done -> ended(slot, "it exited with code " + code, null),
-				error -> ended(slot, "it exited with code " + code, error)));
+		// join() completes empty on exit code 0 and fails with the remote error otherwise.
+		process.onExit().subscribe(code -> process.join().subscribe(null,
+				error -> ended(slot, "it exited with code " + code, error),
+				() -> ended(slot, "it exited with code " + code, null)));
 	}
 
 	private void ended(Slot slot, String why, Throwable error) {

@@ -199,8 +199,13 @@ final class ProcessPool implements FiberPool {
 				sink.onCancel(() -> core.dispatcher.cancel(task));
 				core.dispatcher.submit(task);
 			});
-			return attempt.retryWhen(effectiveRetry())
-					.onErrorMap(Exceptions::isRetryExhausted, error -> error.getCause() != null ? error.getCause() : error);
+			// Retry machinery only for a task that failed once: most never do, and it costs per subscription.
+			return attempt.onErrorResume(first -> {
+				java.util.concurrent.atomic.AtomicBoolean replayed = new java.util.concurrent.atomic.AtomicBoolean();
+				return Mono.defer(() -> replayed.compareAndSet(false, true) ? Mono.error(first) : attempt)
+						.retryWhen(effectiveRetry())
+						.onErrorMap(Exceptions::isRetryExhausted, error -> error.getCause() != null ? error.getCause() : error);
+			});
 		});
 	}
 

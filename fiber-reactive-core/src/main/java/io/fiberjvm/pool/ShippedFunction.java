@@ -30,7 +30,7 @@ final class ShippedFunction {
 		String type = userClass.getName();
 		int lambda = type.indexOf("$$Lambda");
 		this.name = lambda > 0 ? type.substring(0, lambda) + "::lambda" : type;
-		this.bytes = values.write(function, "the function " + name);
+		this.bytes = values.writeFunction(function, "the function " + name);
 		this.allow = JavaSerialization.packagePattern(userClass);
 		// Read it back here, so a capture a worker would refuse fails the call now, not on every task.
 		values.readFunction(bytes, List.of(allow), java.util.function.Function.class, "the function " + name);

@@ -9,8 +9,10 @@ import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.codec.JavaSerialization;
 
 /**
- * Task arguments and results as bytes: Java serialization, read behind this process's allow-list plus
- * the packages the sender names for the value's own class.
+ * Task arguments and results as bytes: a tag byte, then either a compact form for the types tasks pass
+ * most (boxed numbers, strings, primitive arrays), which costs far less than Java serialization, or
+ * Java serialization read behind this process's allow-list plus the packages the sender names for the
+ * value's own class.
  */
 final class Values {
 
@@ -28,11 +30,30 @@ final class Values {
 		if (value == null) {
 			return null;
 		}
+		byte[] compact = Compact.write(value);
+		if (compact != null) {
+			return compact;
+		}
 		if (!(value instanceof Serializable serializable)) {
 			throw new CodecException(what + " is a " + value.getClass().getName() + ", which is not Serializable");
 		}
+		byte[] serialized;
 		try {
-			return writer.write(serializable);
+			serialized = writer.write(serializable);
+		}
+		catch (CodecException e) {
+			throw new CodecException(what + ": " + e.getMessage(), e);
+		}
+		byte[] tagged = new byte[serialized.length + 1];
+		tagged[0] = Compact.SERIALIZED;
+		System.arraycopy(serialized, 0, tagged, 1, serialized.length);
+		return tagged;
+	}
+
+	/** The Java-serialized bytes of a function or initializer, for {@link #readFunction}. */
+	byte[] writeFunction(Serializable function, String what) {
+		try {
+			return writer.write(function);
 		}
 		catch (CodecException e) {
 			throw new CodecException(what + ": " + e.getMessage(), e);
@@ -41,29 +62,45 @@ final class Values {
 
 	/** The allow-list pattern a reader needs for the value's own class, or null for none. */
 	static String allowFor(Object value) {
-		return value == null ? null : JavaSerialization.packagePattern(value.getClass());
+		return value == null || Compact.handles(value) ? null : JavaSerialization.packagePattern(value.getClass());
 	}
 
 	Object read(byte[] bytes, List<String> senderAllow, String what) {
 		if (bytes == null) {
 			return null;
 		}
-		JavaSerialization reader = readers.computeIfAbsent(List.copyOf(senderAllow),
-				sender -> JavaSerialization.allowing(JavaSerialization.withSenderPatterns(localAllow, sender)));
+		if (bytes.length == 0) {
+			throw new CodecException(what + " cannot be read: it is empty");
+		}
+		if (bytes[0] != Compact.SERIALIZED) {
+			try {
+				return Compact.read(bytes);
+			}
+			catch (RuntimeException e) {
+				throw new CodecException(what + " cannot be read: " + e.getMessage(), e);
+			}
+		}
 		try {
-			return reader.read(bytes, Object.class);
+			return reader(senderAllow).read(java.util.Arrays.copyOfRange(bytes, 1, bytes.length), Object.class);
 		}
 		catch (CodecException e) {
 			throw new CodecException(what + " cannot be read: " + e.getMessage(), e);
 		}
 	}
 
+	private JavaSerialization reader(List<String> senderAllow) {
+		if (readers.size() > 1024) {
+			// Each distinct set of sender packages makes a reader; never let that grow without end.
+			readers.clear();
+		}
+		return readers.computeIfAbsent(List.copyOf(senderAllow),
+				sender -> JavaSerialization.allowing(JavaSerialization.withSenderPatterns(localAllow, sender)));
+	}
+
 	/** Reads a shipped function or initializer. */
 	<T> T readFunction(byte[] bytes, List<String> senderAllow, Class<T> type, String what) {
-		JavaSerialization reader = readers.computeIfAbsent(List.copyOf(senderAllow),
-				sender -> JavaSerialization.allowing(JavaSerialization.withSenderPatterns(localAllow, sender)));
 		try {
-			return reader.read(bytes, type);
+			return reader(senderAllow).read(bytes, type);
 		}
 		catch (CodecException e) {
 			throw new CodecException(what + " cannot be read: " + e.getMessage(), e);

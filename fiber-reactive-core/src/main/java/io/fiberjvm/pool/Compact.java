@@ -1,0 +1,125 @@
+package io.fiberjvm.pool;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The compact forms of the values tasks pass most: a tag byte, then the value's bytes. Anything else
+ * is tagged {@link #SERIALIZED} and goes through Java serialization.
+ */
+final class Compact {
+
+	static final byte SERIALIZED = 0;
+	private static final byte INT = 1;
+	private static final byte LONG = 2;
+	private static final byte DOUBLE = 3;
+	private static final byte BOOLEAN = 4;
+	private static final byte STRING = 5;
+	private static final byte BYTES = 6;
+	private static final byte DOUBLES = 7;
+	private static final byte FLOATS = 8;
+	private static final byte INTS = 9;
+	private static final byte LONGS = 10;
+
+	private Compact() {
+	}
+
+	static boolean handles(Object value) {
+		return value instanceof Integer || value instanceof Long || value instanceof Double || value instanceof Boolean
+				|| value instanceof String || value instanceof byte[] || value instanceof double[]
+				|| value instanceof float[] || value instanceof int[] || value instanceof long[];
+	}
+
+	/** The compact bytes of {@code value}, or null when it has no compact form. */
+	static byte[] write(Object value) {
+		if (value instanceof Integer i) {
+			return ByteBuffer.allocate(5).put(INT).putInt(i).array();
+		}
+		if (value instanceof Long l) {
+			return ByteBuffer.allocate(9).put(LONG).putLong(l).array();
+		}
+		if (value instanceof Double d) {
+			return ByteBuffer.allocate(9).put(DOUBLE).putDouble(d).array();
+		}
+		if (value instanceof Boolean b) {
+			return new byte[] {BOOLEAN, (byte) (b ? 1 : 0)};
+		}
+		if (value instanceof String s) {
+			byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+			return ByteBuffer.allocate(1 + utf8.length).put(STRING).put(utf8).array();
+		}
+		if (value instanceof byte[] bytes) {
+			return ByteBuffer.allocate(1 + bytes.length).put(BYTES).put(bytes).array();
+		}
+		if (value instanceof double[] doubles) {
+			ByteBuffer out = ByteBuffer.allocate(1 + doubles.length * 8).put(DOUBLES);
+			out.asDoubleBuffer().put(doubles);
+			return out.array();
+		}
+		if (value instanceof float[] floats) {
+			ByteBuffer out = ByteBuffer.allocate(1 + floats.length * 4).put(FLOATS);
+			out.asFloatBuffer().put(floats);
+			return out.array();
+		}
+		if (value instanceof int[] ints) {
+			ByteBuffer out = ByteBuffer.allocate(1 + ints.length * 4).put(INTS);
+			out.asIntBuffer().put(ints);
+			return out.array();
+		}
+		if (value instanceof long[] longs) {
+			ByteBuffer out = ByteBuffer.allocate(1 + longs.length * 8).put(LONGS);
+			out.asLongBuffer().put(longs);
+			return out.array();
+		}
+		return null;
+	}
+
+	/** Reads what {@link #write} wrote; fails naming the tag or the length that is wrong. */
+	static Object read(byte[] bytes) {
+		ByteBuffer in = ByteBuffer.wrap(bytes, 1, bytes.length - 1).slice();
+		int n = in.remaining();
+		return switch (bytes[0]) {
+			case INT -> exactly(n, 4, "an int") ? in.getInt() : null;
+			case LONG -> exactly(n, 8, "a long") ? in.getLong() : null;
+			case DOUBLE -> exactly(n, 8, "a double") ? in.getDouble() : null;
+			case BOOLEAN -> exactly(n, 1, "a boolean") ? in.get() != 0 : null;
+			case STRING -> new String(bytes, 1, n, StandardCharsets.UTF_8);
+			case BYTES -> java.util.Arrays.copyOfRange(bytes, 1, bytes.length);
+			case DOUBLES -> {
+				double[] out = new double[multiple(n, 8, "doubles")];
+				in.asDoubleBuffer().get(out);
+				yield out;
+			}
+			case FLOATS -> {
+				float[] out = new float[multiple(n, 4, "floats")];
+				in.asFloatBuffer().get(out);
+				yield out;
+			}
+			case INTS -> {
+				int[] out = new int[multiple(n, 4, "ints")];
+				in.asIntBuffer().get(out);
+				yield out;
+			}
+			case LONGS -> {
+				long[] out = new long[multiple(n, 8, "longs")];
+				in.asLongBuffer().get(out);
+				yield out;
+			}
+			default -> throw new IllegalArgumentException("unknown value tag " + bytes[0]);
+		};
+	}
+
+	private static boolean exactly(int n, int expected, String what) {
+		if (n != expected) {
+			throw new IllegalArgumentException(what + " takes " + expected + " bytes, not " + n);
+		}
+		return true;
+	}
+
+	private static int multiple(int n, int size, String what) {
+		if (n % size != 0) {
+			throw new IllegalArgumentException(n + " bytes are not a whole number of " + what);
+		}
+		return n / size;
+	}
+}
