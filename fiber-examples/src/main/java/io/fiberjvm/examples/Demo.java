@@ -8,14 +8,16 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import io.fiberjvm.Fiber;
+import io.fiberjvm.FiberFunction;
 import io.fiberjvm.FiberProcess;
 import io.fiberjvm.ProcessFailedException;
+import io.fiberjvm.pool.FiberPool;
 import io.fiberjvm.queue.FiberQueue;
 
 /**
  * The README's main job: starts job-backed processes on the local backend (child JVMs), each
  * estimating pi by Monte Carlo, prints what each one reported; does the same work through queues that
- * worker processes pull from; then shows how a failing target's remote stack trace reaches the parent.
+ * worker processes pull from, and through a pool; then shows how a failing target's remote stack trace reaches the parent.
  */
 public final class Demo {
 
@@ -58,6 +60,17 @@ public final class Demo {
 			chunks.close().block(WAIT);
 			System.out.printf("through queues: %d chunks, pi ~ %.6f from %,d samples in %d ms%n", workers * 10,
 					4.0 * total[0] / total[1], total[1], (System.nanoTime() - queued) / 1_000_000);
+
+			// The same work through a pool: map over seeds, results in order; the pool chunks and retries.
+			try (FiberPool pool = fiber.pool(workers).name("pi").open()) {
+				long pooled = System.nanoTime();
+				long tasks = workers * 10L;
+				long inside = pool.map((FiberFunction<Long, Long>) seed -> countInside(seed, samples / 10), Flux.range(0, (int) tasks).map(Integer::longValue))
+						.reduce(0L, Long::sum)
+						.block(WAIT);
+				System.out.printf("through a pool: %d tasks, pi ~ %.6f from %,d samples in %d ms (workers started on demand)%n",
+						tasks, 4.0 * inside / (tasks * (samples / 10)), tasks * (samples / 10), (System.nanoTime() - pooled) / 1_000_000);
+			}
 
 			FiberProcess failing = fiber.process(() -> {
 				throw new IllegalStateException("a target that throws, on purpose");

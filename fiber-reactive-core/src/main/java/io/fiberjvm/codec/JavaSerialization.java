@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Java serialization for shipped functions only, read behind an {@link ObjectInputFilter} allow-list.
+ * Java serialization for shipped functions and pool values, read behind an {@link ObjectInputFilter} allow-list.
  *
  * <p>Values travel through a {@link Codec}; this class exists because lambdas and task objects
  * cannot. Reading accepts the classes a serializable lambda is made of (the JDK's value types,

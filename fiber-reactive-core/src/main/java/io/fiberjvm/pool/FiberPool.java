@@ -96,7 +96,7 @@ public interface FiberPool extends AutoCloseable {
 	/** Changes the number of workers: new ones start, surplus ones finish their tasks and stop. */
 	void resize(int workers);
 
-	/** The worker processes alive now. */
+	/** The worker processes taking tasks now: started, initialized, connected, and not retiring. */
 	List<FiberProcess> workers();
 
 	/** The pool's counters now. */

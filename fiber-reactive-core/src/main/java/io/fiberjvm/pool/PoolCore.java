@@ -360,7 +360,8 @@ final class PoolCore {
 	}
 
 	synchronized List<FiberProcess> workers() {
-		return slots.values().stream().map(s -> s.process).filter(p -> p != null && p.isAlive()).toList();
+		return slots.values().stream().filter(s -> s.attached && !s.retiring).map(s -> s.process)
+				.filter(p -> p != null && p.isAlive()).toList();
 	}
 
 	PoolStats stats() {
