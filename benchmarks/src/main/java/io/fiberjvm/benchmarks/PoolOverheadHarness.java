@@ -41,7 +41,7 @@ import io.fiberjvm.pool.PoolStats;
  * thread pool of five threads and on Python's {@code multiprocessing.Pool(5)}, all in one run; plus
  * the throughput of no-op tasks on a two-worker {@link FiberPool} against a fixed thread pool of two.
  *
- * <p>The contract: each executor gets one warm-up pass of every configuration, then {@code --runs}
+ * <p>The contract: each executor gets {@code --warmups} warm-up passes (5) of every configuration, then {@code --runs}
  * timed passes, and the report gives the mean wall time per configuration and executor and its ratio
  * to the thread pool's. A timed pass runs all tasks of a configuration and waits for all results, in
  * input order. Tasks of whole milliseconds call {@link Thread#sleep(long)}; shorter ones park with
@@ -103,10 +103,12 @@ public final class PoolOverheadHarness {
 				List<List<Integer>> inputs = configs.stream().map(c -> items(c.tasks())).toList();
 				// One function object per configuration, so the warm-up also warms the pool's function cache.
 				List<FiberFunction<Integer, Integer>> tasks = configs.stream().map(c -> pausing(c.taskNanos())).toList();
-				progress("warm-up pass");
-				for (int c = 0; c < configs.size(); c++) {
-					timeFiberPool(pool, tasks.get(c), configs.get(c), inputs.get(c));
-					timeThreadPool(threads, configs.get(c), inputs.get(c));
+				for (int warmup = 1; warmup <= options.warmups(); warmup++) {
+					progress("warm-up pass " + warmup);
+					for (int c = 0; c < configs.size(); c++) {
+						timeFiberPool(pool, tasks.get(c), configs.get(c), inputs.get(c));
+						timeThreadPool(threads, configs.get(c), inputs.get(c));
+					}
 				}
 				// Executors alternate within a run, so a change in the machine's load hits both alike.
 				for (int run = 1; run <= options.runs(); run++) {
@@ -133,9 +135,11 @@ public final class PoolOverheadHarness {
 			try {
 				awaitWorkers(small, NOOP_WORKERS, WORKER_START);
 				List<Integer> items = items(options.noopTasks());
-				progress("no-op warm-up pass");
-				timeFiberNoop(small, items);
-				timeThreadNoop(twoThreads, items);
+				for (int warmup = 1; warmup <= options.warmups(); warmup++) {
+					progress("no-op warm-up pass " + warmup);
+					timeFiberNoop(small, items);
+					timeThreadNoop(twoThreads, items);
+				}
 				for (int run = 1; run <= options.runs(); run++) {
 					double fiberRate = items.size() / timeFiberNoop(small, items);
 					double threadRate = items.size() / timeThreadNoop(twoThreads, items);
@@ -455,10 +459,12 @@ public final class PoolOverheadHarness {
 	}
 
 	/** The command line, with the paper's defaults. */
-	record Options(int runs, Path out, Path pythonScript, List<Config> configs, int noopTasks) {
+	record Options(int runs, int warmups, Path out, Path pythonScript, List<Config> configs, int noopTasks) {
 
 		static Options parse(String[] args) {
 			int runs = 3;
+			// JIT-compiled code in six JVMs (parent and workers) is the steady state users run in; one pass is not enough to reach it.
+			int warmups = 5;
 			Path out = Path.of("benchmarks", "results");
 			Path script = Path.of("benchmarks", "python", "pool_overhead.py");
 			List<Config> configs = PAPER_CONFIGS;
@@ -471,6 +477,7 @@ public final class PoolOverheadHarness {
 				String value = args[++i];
 				switch (name) {
 					case "--runs" -> runs = Integer.parseInt(value);
+					case "--warmups" -> warmups = Integer.parseInt(value);
 					case "--out" -> out = Path.of(value);
 					case "--python-script" -> script = Path.of(value);
 					case "--configs" -> configs = Arrays.stream(value.split(",")).map(Config::parse).toList();
@@ -478,10 +485,10 @@ public final class PoolOverheadHarness {
 					default -> throw new IllegalArgumentException("unknown option " + name);
 				}
 			}
-			if (runs < 1 || noopTasks < 1) {
-				throw new IllegalArgumentException("--runs and --noop-tasks must be at least 1");
+			if (runs < 1 || noopTasks < 1 || warmups < 1) {
+				throw new IllegalArgumentException("--runs, --warmups and --noop-tasks must be at least 1");
 			}
-			return new Options(runs, out, script, configs, noopTasks);
+			return new Options(runs, warmups, out, script, configs, noopTasks);
 		}
 	}
 
@@ -495,11 +502,11 @@ public final class PoolOverheadHarness {
 			StringBuilder md = new StringBuilder();
 			md.append("# Pool overhead: FiberPool, a thread pool and multiprocessing.Pool\n\n");
 			md.append(String.format(Locale.ROOT, "%s, JDK %s, %d cores%s. %d workers per executor; each configuration is N tasks "
-					+ "of duration d, ideal wall time N × d / %d. Mean wall time of %d timed runs after one warm-up pass; ratios "
+					+ "of duration d, ideal wall time N × d / %d. Mean wall time of %d timed runs after %d warm-up passes (Python: one); ratios "
 					+ "are to the thread pool in the same run.\n\n",
 					ZonedDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE), System.getProperty("java.version"),
 					Runtime.getRuntime().availableProcessors(), python.present() ? ", " + python.about() : "", WORKERS, WORKERS,
-					options.runs()));
+					options.runs(), options.warmups()));
 			md.append("Java tasks of whole milliseconds call `Thread.sleep`; shorter ones park (`LockSupport.parkNanos`) until "
 					+ "their time is up. Python tasks call `time.sleep`, through `Pool.map` with its default chunk size. FiberPool "
 					+ "uses `map(...)` (results in input order) with its adaptive chunks; the thread pool `invokeAll`.\n\n");
@@ -520,8 +527,8 @@ public final class PoolOverheadHarness {
 					fiberStats.lost(), fiberStats.retried(), fiberStats.workersStarted(), fiberStats.workersLost()));
 
 			md.append(String.format(Locale.ROOT, "\n## No-op task throughput, %d workers\n\n", NOOP_WORKERS));
-			md.append(String.format(Locale.ROOT, "%,d tasks of `x -> x` on Integers per run; mean of %d timed runs after one "
-					+ "warm-up pass.\n\n", options.noopTasks(), options.runs()));
+			md.append(String.format(Locale.ROOT, "%,d tasks of `x -> x` on Integers per run; mean of %d timed runs after %d "
+					+ "warm-up passes.\n\n", options.noopTasks(), options.runs(), options.warmups()));
 			md.append("| executor | mean tasks/s | min | max | ratio to thread pool |\n|---|---|---|---|---|\n");
 			md.append(String.format(Locale.ROOT, "| %s (%d threads) | %,.0f | %,.0f | %,.0f | 1.00 |\n", THREADS, NOOP_WORKERS,
 					threadNoop.mean(), threadNoop.min(), threadNoop.max()));

@@ -3,16 +3,17 @@ package io.fiberjvm.pool;
 /**
  * How many tasks go to a worker at once, and whether a busy worker may be handed a second chunk.
  *
- * <p>A chunk aims at {@link #TARGET_CHUNK_NANOS} of work, so a round trip to the worker is small
- * beside it; it is never more than a fair share of what is queued, so the last tasks spread over all
- * workers. A function whose duration is not known yet goes one task at a time. A second chunk is
+ * <p>A chunk aims at {@link #TARGET_CHUNK_NANOS} of work, so the frames, thread wake-ups and round
+ * trips of a chunk are small beside it (on two cores they slow the workers' own sleeps and
+ * computations); it is never more than half an even share of what is queued, so chunks shrink as the
+ * queue drains and the last tasks spread over all workers. A function whose duration is not known yet goes one task at a time. A second chunk is
  * allowed only when a chunk is known to be short, so its round trip is hidden behind the first; long
  * tasks are never held back on a busy worker while another could start them.
  */
 final class ChunkSizer {
 
-	static final long TARGET_CHUNK_NANOS = 5_000_000;
-	static final long PREFETCH_LIMIT_NANOS = 20_000_000;
+	static final long TARGET_CHUNK_NANOS = 50_000_000;
+	static final long PREFETCH_LIMIT_NANOS = 50_000_000;
 	static final int MAX_CHUNK = 512;
 
 	private ChunkSizer() {
@@ -32,7 +33,9 @@ final class ChunkSizer {
 			return 1;
 		}
 		long byDuration = meanNanos <= 0 ? MAX_CHUNK : (long) (TARGET_CHUNK_NANOS / meanNanos);
-		long fairShare = Math.max(1, (queued + workers - 1) / Math.max(1, workers));
+		// Half of an even share: a worker may hold two chunks, and the last ones shrink as the queue drains.
+		long share = 2L * Math.max(1, workers);
+		long fairShare = Math.max(1, (queued + share - 1) / share);
 		return (int) Math.max(1, Math.min(Math.min(byDuration, fairShare), MAX_CHUNK));
 	}
 

@@ -21,8 +21,9 @@ import io.fiberjvm.FiberProcess;
  * <ul>
  * <li><b>Scheduling.</b> Workers pull tasks: each holds at most two chunks of tasks, and a second
  * chunk only when tasks are known to be short. A chunk's size adapts to the measured task duration
- * (about 5 ms of work per chunk: 1 ms tasks go five at a time, 1 s tasks one at a time), and never
- * exceeds a fair share of what is queued, so no worker idles while another holds a backlog.</li>
+ * (about 20 ms of work per chunk: 1 ms tasks go twenty at a time, 1 s tasks one at a time), and never
+ * exceeds half an even share of what is queued, so chunks shrink as the queue drains and no worker
+ * idles while another holds a backlog.</li>
  * <li><b>Worker loss.</b> A worker that dies (SIGKILL, out of memory, a lost connection, missed
  * keep-alives, the backend reporting it stopped) is detected within the keep-alive timeout; the
  * tasks it held fail with {@link WorkerLostException}, which the pool's {@link #retry(Retry) retry

@@ -63,7 +63,7 @@ final class ProcessPool implements FiberPool {
 		Objects.requireNonNull(fn, "fn");
 		return call("apply", () -> {
 			ShippedFunction shipped = core.ship(fn, fn.getClass());
-			return task(shipped, arg, "apply(" + shipped + ")");
+			return task(shipped, arg, new TaskName("apply", -1, shipped));
 		}).map(value -> (R) value).publishOn(Schedulers.boundedElastic());
 	}
 
@@ -160,7 +160,7 @@ final class ProcessPool implements FiberPool {
 
 	/** One element of a mapping call: never empty, since a Flux cannot carry a null result. */
 	private Mono<Object> element(ShippedFunction shipped, Object arg, long index, String what) {
-		String description = "element " + index + " of " + what + "(" + shipped + ")";
+		TaskName description = new TaskName(what, index, shipped);
 		return task(shipped, arg, description)
 				.switchIfEmpty(Mono.error(() -> new FiberException("task " + description
 						+ " returned null, which a Flux cannot carry; return a value or an Optional")));
@@ -181,9 +181,14 @@ final class ProcessPool implements FiberPool {
 	}
 
 	/** One task, with this view's retry; a retry is a new attempt queued ahead of fresh work. */
-	private Mono<Object> task(ShippedFunction shipped, Object arg, String description) {
+	private Mono<Object> task(ShippedFunction shipped, Object arg, TaskName description) {
 		return Mono.defer(() -> {
-			byte[] bytes = core.values.write(arg, "the argument of task " + description);
+			byte[] bytes = core.values.write(arg, new Object() {
+				@Override
+				public String toString() {
+					return "the argument of task " + description;
+				}
+			});
 			if (bytes != null && bytes.length > core.dispatcher.chunkBytes()) {
 				throw new CodecException("the argument of task " + description + " is " + bytes.length
 						+ " bytes, more than half a frame (fiber.max-frame-size) carries");

@@ -13,7 +13,7 @@ final class Task {
 	final byte[] arg;
 	/** The allow-list pattern for the argument's class, or null. */
 	final String argAllow;
-	final String description;
+	final TaskName description;
 	final int attempt;
 	/** The caller's chunk size, or 0 to adapt. */
 	final int chunkSize;
@@ -25,7 +25,7 @@ final class Task {
 	/** The session running it, or null while queued; under the dispatcher's lock. */
 	WorkerSession runningOn;
 
-	Task(long id, ShippedFunction function, byte[] arg, String argAllow, String description, int attempt, int chunkSize,
+	Task(long id, ShippedFunction function, byte[] arg, String argAllow, TaskName description, int attempt, int chunkSize,
 			MonoSink<Object> sink) {
 		this.chunkSize = chunkSize;
 		this.id = id;

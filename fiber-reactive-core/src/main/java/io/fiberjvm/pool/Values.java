@@ -25,8 +25,8 @@ final class Values {
 		this.writer = JavaSerialization.allowing(this.localAllow);
 	}
 
-	/** The bytes of {@code value} ({@code null} for null); {@code what} names it in the error. */
-	byte[] write(Object value, String what) {
+	/** The bytes of {@code value} ({@code null} for null); {@code what} names it in an error (its text is made only then). */
+	byte[] write(Object value, Object what) {
 		if (value == null) {
 			return null;
 		}
@@ -65,7 +65,7 @@ final class Values {
 		return value == null || Compact.handles(value) ? null : JavaSerialization.packagePattern(value.getClass());
 	}
 
-	Object read(byte[] bytes, List<String> senderAllow, String what) {
+	Object read(byte[] bytes, List<String> senderAllow, Object what) {
 		if (bytes == null) {
 			return null;
 		}

@@ -18,17 +18,18 @@ class ChunkSizerTest {
 
 	@Test
 	void shortTasksAreBatchedAndLongOnesAreNot() {
-		assertThat(ChunkSizer.size(1 * MS, 0, 10_000, 5)).isEqualTo(5);
-		assertThat(ChunkSizer.size(0.1 * MS, 0, 100_000, 5)).isEqualTo(50);
+		assertThat(ChunkSizer.size(1 * MS, 0, 10_000, 5)).isEqualTo(20);
+		assertThat(ChunkSizer.size(0.1 * MS, 0, 100_000, 5)).isEqualTo(200);
 		assertThat(ChunkSizer.size(1000 * MS, 0, 5, 5)).isEqualTo(1);
-		assertThat(ChunkSizer.mayPrefetch(1 * MS, 5)).isTrue();
+		assertThat(ChunkSizer.mayPrefetch(1 * MS, 20)).isTrue();
+		assertThat(ChunkSizer.mayPrefetch(100 * MS, 1)).isFalse();
 		assertThat(ChunkSizer.mayPrefetch(1000 * MS, 1)).isFalse();
 	}
 
 	@Test
 	void noChunkExceedsAFairShareOfWhatIsQueued() {
-		// 12 no-op tasks on 4 workers: 3 each, never 12 to one.
-		assertThat(ChunkSizer.size(1_000, 0, 12, 4)).isEqualTo(3);
+		// 16 no-op tasks on 4 workers: chunks of 2 (a worker may hold two), never 16 to one.
+		assertThat(ChunkSizer.size(1_000, 0, 16, 4)).isEqualTo(2);
 		assertThat(ChunkSizer.size(1_000, 0, 1, 4)).isEqualTo(1);
 		assertThat(ChunkSizer.size(0, 0, 1_000_000, 1)).isEqualTo(ChunkSizer.MAX_CHUNK);
 	}

@@ -66,7 +66,7 @@ class DispatcherTest {
 
 	private Mono<Object> submit(List<Task> into) {
 		return Mono.create(sink -> {
-			Task task = new Task(++ids, function, new byte[] {1}, null, "element " + ids, 1, 0, sink);
+			Task task = new Task(++ids, function, new byte[] {1}, null, new TaskName("map", ids, function), 1, 0, sink);
 			into.add(task);
 			sink.onCancel(() -> dispatcher.cancel(task));
 			dispatcher.submit(task);
@@ -110,7 +110,7 @@ class DispatcherTest {
 		FakeWorker b = new FakeWorker("b");
 		dispatcher.lost(a.session, "it was killed");
 		assertThat(errors).singleElement().isInstanceOfSatisfying(WorkerLostException.class, e -> {
-			assertThat(e.task()).isEqualTo("element 1");
+			assertThat(e.task()).startsWith("element 1 of map(");
 			assertThat(e.worker()).isEqualTo("a");
 			assertThat(e).hasMessageContaining("it was killed");
 		});
@@ -143,7 +143,7 @@ class DispatcherTest {
 		List<Task> tasks = new ArrayList<>();
 		submit(tasks).subscribe();
 		submit(tasks).subscribe();
-		Task retry = new Task(99, function, null, null, "element 0", 2, 0, null);
+		Task retry = new Task(99, function, null, null, new TaskName("map", 0, function), 2, 0, null);
 		dispatcher.submit(retry);
 		a.answer(a.chunks.get(0));
 		assertThat(a.chunks.get(1).tasks().get(0).id()).isEqualTo(99);
