@@ -20,10 +20,10 @@ import io.fiberjvm.FiberProcess;
  * <p>The contract:
  * <ul>
  * <li><b>Scheduling.</b> Workers pull tasks: each holds at most two chunks of tasks, and a second
- * chunk only when tasks are known to be short. A chunk's size adapts to the measured task duration
- * (about 20 ms of work per chunk: 1 ms tasks go twenty at a time, 1 s tasks one at a time), and never
- * exceeds half an even share of what is queued, so chunks shrink as the queue drains and no worker
- * idles while another holds a backlog.</li>
+ * chunk only when it is known to be short (at most 50 ms of work). A chunk's size adapts to the
+ * measured task duration (about 50 ms of work per chunk: 1 ms tasks go fifty at a time, 1 s tasks one
+ * at a time), and never exceeds half an even share of what is queued, so chunks shrink as the queue
+ * drains and no worker idles while another holds a backlog.</li>
  * <li><b>Worker loss.</b> A worker that dies (SIGKILL, out of memory, a lost connection, missed
  * keep-alives, the backend reporting it stopped) is detected within the keep-alive timeout; the
  * tasks it held fail with {@link WorkerLostException}, which the pool's {@link #retry(Retry) retry

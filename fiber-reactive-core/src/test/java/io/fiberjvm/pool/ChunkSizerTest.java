@@ -18,10 +18,11 @@ class ChunkSizerTest {
 
 	@Test
 	void shortTasksAreBatchedAndLongOnesAreNot() {
-		assertThat(ChunkSizer.size(1 * MS, 0, 10_000, 5)).isEqualTo(20);
-		assertThat(ChunkSizer.size(0.1 * MS, 0, 100_000, 5)).isEqualTo(200);
+		assertThat(ChunkSizer.size(1 * MS, 0, 10_000, 5)).isEqualTo(50);
+		assertThat(ChunkSizer.size(0.1 * MS, 0, 100_000, 5)).isEqualTo(500);
+		assertThat(ChunkSizer.size(10 * MS, 0, 500, 5)).isEqualTo(5);
 		assertThat(ChunkSizer.size(1000 * MS, 0, 5, 5)).isEqualTo(1);
-		assertThat(ChunkSizer.mayPrefetch(1 * MS, 20)).isTrue();
+		assertThat(ChunkSizer.mayPrefetch(1 * MS, 50)).isTrue();
 		assertThat(ChunkSizer.mayPrefetch(100 * MS, 1)).isFalse();
 		assertThat(ChunkSizer.mayPrefetch(1000 * MS, 1)).isFalse();
 	}
