@@ -108,10 +108,7 @@ class PoolTest {
 
 	@Test
 	void fiveThousandOneMillisecondApplies() {
-		FiberFunction<Integer, Integer> oneMs = x -> {
-			sleep(1);
-			return x;
-		};
+		FiberFunction<Integer, Integer> oneMs = sleeping(1);
 		List<Integer> out = Flux.range(0, 5000).flatMap(i -> pool.apply(oneMs, i), 5000).collectList().block(LONG);
 		assertThat(out).hasSize(5000).containsExactlyInAnyOrderElementsOf(IntStream.range(0, 5000).boxed().toList());
 	}
@@ -171,6 +168,30 @@ class PoolTest {
 		assertThat(pool.stats().retried()).isEqualTo(retried);
 	}
 
+	static int recurse(int depth) {
+		return depth == Integer.MAX_VALUE ? depth : recurse(depth + 1) + 1;
+	}
+
+	@Test
+	void aStackOverflowIsTheTasksErrorAndTheWorkerGoesOn() {
+		List<Long> before = pool.workers().stream().map(p -> p.pid().orElse(-1)).sorted().toList();
+		StepVerifier.create(pool.apply((FiberFunction<Integer, Integer>) PoolTest::recurse, 0))
+				.expectErrorSatisfies(e -> assertThat(e).isInstanceOf(TaskFailedException.class)
+						.hasMessageContaining(StackOverflowError.class.getName()))
+				.verify(LONG);
+		StepVerifier.create(pool.apply((FiberFunction<Integer, Integer>) x -> x, 3)).expectNext(3).verifyComplete();
+		assertThat(pool.workers().stream().map(p -> p.pid().orElse(-1)).sorted().toList()).isEqualTo(before);
+	}
+
+	@Test
+	void aFunctionTooLargeForAFrameFailsTheCallAndSaysWhy() {
+		byte[] table = new byte[3 * 1024 * 1024];
+		StepVerifier.create(pool.map((FiberFunction<Integer, Integer>) x -> x + table.length, List.of(1)))
+				.expectErrorSatisfies(e -> assertThat(e).isInstanceOf(CodecException.class)
+						.hasMessageContaining("bytes serialized").hasMessageContaining("max-frame-size"))
+				.verify(LONG);
+	}
+
 	@Test
 	void nullResultsAreEmptyForApplyAndAClearErrorForMap() {
 		FiberFunction<Integer, Integer> nothing = x -> null;
@@ -213,10 +234,7 @@ class PoolTest {
 
 	@Test
 	void cancellingTheSubscriberStopsDispatch() {
-		FiberFunction<Integer, Integer> tenMs = x -> {
-			sleep(10);
-			return x;
-		};
+		FiberFunction<Integer, Integer> tenMs = sleeping(10);
 		long before = pool.stats().completed();
 		StepVerifier.create(pool.map(tenMs, Flux.range(0, 2000)).take(5)).expectNextCount(5).verifyComplete();
 		await().atMost(LONG).until(() -> pool.stats().queued() == 0 && pool.stats().inFlight() == 0);
@@ -228,6 +246,14 @@ class PoolTest {
 		StepVerifier.create(Flux.range(0, 50).transform(pool.mapper((FiberFunction<Integer, Integer>) x -> -x)))
 				.expectNextSequence(IntStream.range(0, 50).map(x -> -x).boxed().toList())
 				.verifyComplete();
+	}
+
+	/** A shipped function that sleeps {@code ms}, then returns its argument. */
+	static FiberFunction<Integer, Integer> sleeping(long ms) {
+		return x -> {
+			sleep(ms);
+			return x;
+		};
 	}
 
 	static void sleep(long ms) {

@@ -124,13 +124,13 @@ public final class JavaSerialization {
 				throw new CodecException("refused to deserialize " + what
 						+ ": outside the allow-list (add a pattern to fiber.serial-allow); allowed: " + allowed, e);
 			}
-			throw new CodecException("refused to deserialize " + what + ": over the limits for a shipped function", e);
+			throw new CodecException("refused to deserialize " + what + ": over the limits for a shipped object", e);
 		}
 		catch (IOException | ClassNotFoundException | RuntimeException e) {
-			throw new CodecException("cannot deserialize a shipped function: " + e, e);
+			throw new CodecException("cannot deserialize a shipped object: " + e, e);
 		}
 		if (!expected.isInstance(value)) {
-			throw new CodecException("a shipped function is a " + value.getClass().getName() + ", not a " + expected.getName());
+			throw new CodecException("a shipped object is a " + value.getClass().getName() + ", not a " + expected.getName());
 		}
 		return expected.cast(value);
 	}

@@ -25,6 +25,8 @@ final class Dispatcher {
 	private final int chunkBytes;
 	/** Turns an answer into the task's outcome, outside the lock. */
 	private final BiConsumer<Task, Outcome> answer;
+	/** Told, outside the lock, when a worker finishes its first chunk. */
+	private final java.util.function.Consumer<String> firstChunkDone;
 	private long queued;
 	private long inFlight;
 	private long completed;
@@ -36,9 +38,15 @@ final class Dispatcher {
 	record Outcome(String worker, TaskFrames.Answer answer, Throwable error) {
 	}
 
-	Dispatcher(int maxFrameBytes, BiConsumer<Task, Outcome> answer) {
+	Dispatcher(int maxFrameBytes, BiConsumer<Task, Outcome> answer, java.util.function.Consumer<String> firstChunkDone) {
 		this.chunkBytes = Math.max(1024, maxFrameBytes / 2);
 		this.answer = answer;
+		this.firstChunkDone = firstChunkDone;
+	}
+
+	/** The most bytes a function may have: with one argument of {@link #chunkBytes()}, a chunk still fits a frame. */
+	int functionBytes() {
+		return chunkBytes / 2;
 	}
 
 	/** The most bytes of arguments one chunk carries; a larger argument is refused at submission. */
@@ -116,7 +124,7 @@ final class Dispatcher {
 			lost(session, "it sent a malformed result frame (" + malformed.getMessage() + ")");
 			return;
 		}
-		List<Runnable> after = new ArrayList<>(results.answers().size());
+		List<Runnable> after = new ArrayList<>(results.answers().size() + 1);
 		synchronized (this) {
 			if (session.ended) {
 				return;
@@ -144,14 +152,28 @@ final class Dispatcher {
 				if (chunk != null) {
 					chunk.function().record(results.elapsedNanos(), chunk.tasks());
 				}
-				session.chunksDone++;
+				if (++session.chunksDone == 1) {
+					after.add(() -> firstChunkDone.accept(session.worker));
+				}
 				if (session.retiring && session.chunks.isEmpty()) {
 					session.out.complete();
 				}
 			}
 			dispatch();
 		}
-		after.forEach(Runnable::run);
+		runAll(after);
+	}
+
+	/** Runs each completion even when one throws, so no caller of a frame is stranded. */
+	private static void runAll(List<Runnable> completions) {
+		for (Runnable completion : completions) {
+			try {
+				completion.run();
+			}
+			catch (RuntimeException | LinkageError e) {
+				org.slf4j.LoggerFactory.getLogger(Dispatcher.class).warn("a task's completion failed: {}", e.toString());
+			}
+		}
 	}
 
 	/** The session ended or its worker died: its pending tasks fail with {@link WorkerLostException}. */
@@ -171,13 +193,15 @@ final class Dispatcher {
 			dispatch();
 		}
 		session.out.error(new PoolClosedException("the pool dropped this session: " + why));
+		List<Runnable> after = new ArrayList<>(orphans.size());
 		for (Task task : orphans) {
 			task.runningOn = null;
 			if (!task.cancelled) {
 				Outcome outcome = new Outcome(session.worker, null, new WorkerLostException(task.toString(), session.worker, why));
-				answer.accept(task, outcome);
+				after.add(() -> answer.accept(task, outcome));
 			}
 		}
+		runAll(after);
 	}
 
 	/** The worker takes no new chunk, and its session ends once it has answered what it holds. */
@@ -193,12 +217,6 @@ final class Dispatcher {
 		return true;
 	}
 
-	/** Whether {@code worker} has a session that has answered at least one chunk. */
-	synchronized boolean hasWorked(String worker) {
-		WorkerSession session = sessions.get(worker);
-		return session != null && session.chunksDone > 0;
-	}
-
 	synchronized WorkerSession session(String worker) {
 		return sessions.get(worker);
 	}
@@ -211,6 +229,7 @@ final class Dispatcher {
 			terminated = true;
 			for (Task task : queue) {
 				if (task.queued) {
+					task.queued = false;
 					dropped.add(task);
 				}
 			}
@@ -226,15 +245,18 @@ final class Dispatcher {
 			inFlight = 0;
 		}
 		ended.forEach(session -> session.out.complete());
+		List<Runnable> after = new ArrayList<>(dropped.size());
 		for (Task task : dropped) {
 			if (!task.cancelled) {
-				task.sink.error(new PoolClosedException(why + "; " + task + " did not finish"));
+				after.add(() -> task.sink.error(new PoolClosedException(why + "; " + task + " did not finish")));
 			}
 		}
+		runAll(after);
 	}
 
 	synchronized long[] counters() {
-		return new long[] {sessions.size(), queued, inFlight, completed, failed, lost};
+		long taking = sessions.values().stream().filter(s -> !s.retiring).count();
+		return new long[] {taking, queued, inFlight, completed, failed, lost};
 	}
 
 	/** Under the lock: gives chunks to sessions that can take them, idle ones first. */
@@ -282,7 +304,9 @@ final class Dispatcher {
 		List<TaskFrames.TaskBytes> tasks = new ArrayList<>(Math.min(size, 64));
 		Set<String> allow = new LinkedHashSet<>();
 		allow.add(function.allow);
-		long bytes = 0;
+		boolean known = session.functions.get(function.id) != null;
+		// The function's bytes count against the frame when they travel with this chunk.
+		long bytes = known ? 0 : function.bytes.length;
 		while (tasks.size() < size) {
 			Task task = queue.peekFirst();
 			if (task == null) {
@@ -307,7 +331,6 @@ final class Dispatcher {
 			}
 			tasks.add(new TaskFrames.TaskBytes(task.id, task.arg));
 		}
-		boolean known = session.functions.get(function.id) != null;
 		if (!known) {
 			session.functions.put(function.id, Boolean.TRUE);
 		}

@@ -40,6 +40,8 @@ final class PoolCore {
 		FiberProcess process;
 		boolean retiring;
 		boolean attached;
+		/** Whether it finished a chunk: a worker that dies before that counts toward the restart backoff. */
+		boolean worked;
 
 		Slot(String name) {
 			this.name = name;
@@ -57,6 +59,8 @@ final class PoolCore {
 	final Dispatcher dispatcher;
 	final Values values;
 	private final Map<Object, ShippedFunction> shipped = Collections.synchronizedMap(new WeakHashMap<>());
+	/** Two-argument functions, keyed by the user's function, shipped inside their wrapper. */
+	private final Map<Object, ShippedFunction> shippedPairs = Collections.synchronizedMap(new WeakHashMap<>());
 	private final AtomicLong taskIds = new AtomicLong();
 	final AtomicLong retried = new AtomicLong();
 	private final Sinks.Empty<Void> closed = Sinks.empty();
@@ -66,7 +70,10 @@ final class PoolCore {
 	private int target;
 	private int failures;
 	private boolean restartScheduled;
+	/** No new calls; accepted ones still run, on workers replaced as needed. */
 	private boolean closing;
+	/** Every accepted call has ended (or the pool was terminated): workers are being retired. */
+	private boolean shuttingDown;
 	private boolean terminated;
 	private long openCalls;
 	private long started;
@@ -86,7 +93,7 @@ final class PoolCore {
 		this.target = size;
 		int maxFrame = Math.toIntExact(fiber.config().get(ConfigKeys.MAX_FRAME_SIZE));
 		this.values = new Values(fiber.config().get(ConfigKeys.SERIAL_ALLOW));
-		this.dispatcher = new Dispatcher(maxFrame, this::answer);
+		this.dispatcher = new Dispatcher(maxFrame, this::answer, this::worked);
 	}
 
 	String id() {
@@ -108,11 +115,25 @@ final class PoolCore {
 
 	/** The function, serialized once per function object. */
 	ShippedFunction ship(Serializable function, Class<?> userClass) {
-		synchronized (shipped) {
-			ShippedFunction known = shipped.get(function);
+		return ship(shipped, function, function, userClass);
+	}
+
+	/** {@code wrapper}, serialized once per user function {@code key}, so its timing carries over between calls. */
+	ShippedFunction shipPair(Object key, Serializable wrapper) {
+		return ship(shippedPairs, key, wrapper, key.getClass());
+	}
+
+	private ShippedFunction ship(Map<Object, ShippedFunction> cache, Object key, Serializable function, Class<?> userClass) {
+		synchronized (cache) {
+			ShippedFunction known = cache.get(key);
 			if (known == null) {
 				known = new ShippedFunction(function, userClass, values);
-				shipped.put(function, known);
+				if (known.bytes.length > dispatcher.functionBytes()) {
+					throw new CodecException("the function " + known + " is " + known.bytes.length + " bytes serialized, more than "
+							+ dispatcher.functionBytes() + " (a quarter of fiber.max-frame-size); pass large data as arguments "
+							+ "or through a queue instead of capturing it");
+				}
+				cache.put(key, known);
 			}
 			return known;
 		}
@@ -146,6 +167,16 @@ final class PoolCore {
 
 	/** Completes a task's caller from its worker's answer; runs outside the dispatcher's lock. */
 	private void answer(Task task, Dispatcher.Outcome outcome) {
+		try {
+			complete(task, outcome);
+		}
+		catch (RuntimeException | LinkageError e) {
+			// One caller's failure (a result class that cannot initialize, say) must not strand the rest of a frame.
+			task.sink.error(e);
+		}
+	}
+
+	private void complete(Task task, Dispatcher.Outcome outcome) {
 		if (outcome.error() != null) {
 			task.sink.error(outcome.error());
 			return;
@@ -179,12 +210,11 @@ final class PoolCore {
 		return Flux.create(sink -> {
 			synchronized (this) {
 				Slot slot = slots.get(worker);
-				if (slot == null || terminated) {
+				if (slot == null || slot.retiring || terminated) {
 					sink.error(new PoolClosedException("pool " + name + " has no worker '" + worker + "' (retired, or never started)"));
 					return;
 				}
 				slot.attached = true;
-				failures = 0;
 			}
 			WorkerSession session = dispatcher.open(worker, sink);
 			if (session == null) {
@@ -192,21 +222,24 @@ final class PoolCore {
 				return;
 			}
 			sink.onRequest(n -> dispatcher.credit());
-			sink.onCancel(() -> sessionEnded(session, "its session was cancelled"));
+			sink.onCancel(() -> sessionEnded(session, "its session was cancelled", true));
 			Flux.from(inbound).subscribe(frame -> dispatcher.results(session, frame),
-					error -> sessionEnded(session, "its connection failed (" + error.getMessage() + ")"),
-					() -> sessionEnded(session, "it ended its session"));
+					error -> sessionEnded(session, "its connection failed (" + error.getMessage() + ")", true),
+					() -> sessionEnded(session, "it ended its session", false));
 			ensureWorkers();
 		}, FluxSink.OverflowStrategy.ERROR);
 	}
 
-	/** The session is gone: its tasks are lost, and a worker whose session failed is stopped and replaced. */
-	private void sessionEnded(WorkerSession session, String why) {
+	/**
+	 * The session is gone: its tasks are lost, and a worker whose session failed is stopped (retiring or
+	 * not: a frozen process would otherwise never exit) and replaced.
+	 */
+	private void sessionEnded(WorkerSession session, String why, boolean failed) {
 		dispatcher.lost(session, why);
 		FiberProcess process;
 		synchronized (this) {
 			Slot slot = slots.get(session.worker);
-			process = slot != null && !slot.retiring ? slot.process : null;
+			process = slot != null && (failed || !slot.retiring) ? slot.process : null;
 		}
 		if (process != null && process.isAlive()) {
 			process.terminate().subscribe(done -> { }, error -> { });
@@ -216,7 +249,7 @@ final class PoolCore {
 	private void ensureWorkers() {
 		List<Slot> toStart = new ArrayList<>();
 		synchronized (this) {
-			if (closing) {
+			if (shuttingDown) {
 				return;
 			}
 			long active = slots.values().stream().filter(s -> !s.retiring).count();
@@ -247,7 +280,7 @@ final class PoolCore {
 	}
 
 	private synchronized Slot newSlotIfWanted() {
-		if (closing || slots.values().stream().filter(s -> !s.retiring).count() >= target) {
+		if (shuttingDown || slots.values().stream().filter(s -> !s.retiring).count() >= target) {
 			return null;
 		}
 		return newSlot();
@@ -290,17 +323,17 @@ final class PoolCore {
 			if (slots.remove(slot.name) == null) {
 				return;
 			}
-			unexpected = !slot.retiring && !closing;
+			unexpected = !slot.retiring && !shuttingDown;
 			if (unexpected) {
 				lostWorkers++;
-				if (!slot.attached) {
+				if (!slot.worked) {
 					failures++;
 				}
 			}
-			finished = closing && slots.isEmpty();
+			finished = shuttingDown && slots.isEmpty();
 		}
 		if (unexpected) {
-			if (slot.attached) {
+			if (slot.worked) {
 				log.info("pool {}: worker {} was lost: {}", name, slot.name, why);
 			}
 			else {
@@ -315,6 +348,17 @@ final class PoolCore {
 		ensureWorkers();
 		if (finished) {
 			finish();
+		}
+	}
+
+	/** A worker finished its first chunk: workers can get going, so replacements need no delay. */
+	private void worked(String worker) {
+		synchronized (this) {
+			Slot slot = slots.get(worker);
+			if (slot != null) {
+				slot.worked = true;
+			}
+			failures = 0;
 		}
 	}
 
@@ -392,6 +436,10 @@ final class PoolCore {
 		List<Slot> all;
 		boolean empty;
 		synchronized (this) {
+			if (shuttingDown) {
+				return;
+			}
+			shuttingDown = true;
 			target = 0;
 			all = new ArrayList<>(slots.values());
 			all.forEach(s -> s.retiring = true);
@@ -411,16 +459,17 @@ final class PoolCore {
 			}
 			terminated = true;
 			closing = true;
+			shuttingDown = true;
 			target = 0;
 			all = new ArrayList<>(slots.values());
 			all.forEach(s -> s.retiring = true);
 		}
 		dispatcher.terminate("pool " + name + " was terminated");
-		for (Slot slot : all) {
-			if (slot.process != null) {
-				slot.process.terminate().subscribe(done -> { }, error -> { });
-			}
+		List<FiberProcess> processes;
+		synchronized (this) {
+			processes = all.stream().map(s -> s.process).filter(p -> p != null).toList();
 		}
+		processes.forEach(p -> p.terminate().subscribe(done -> { }, error -> { }));
 		if (all.isEmpty()) {
 			finish();
 		}

@@ -20,6 +20,7 @@ public final class PoolService {
 	static final String PREFIX = "fiber.pool/";
 
 	private final Map<String, PoolCore> pools = new ConcurrentHashMap<>();
+	private volatile boolean closed;
 	private final Router router = new PoolRouter();
 
 	/** Whether {@code route} is one of the pool service's. */
@@ -36,7 +37,15 @@ public final class PoolService {
 	}
 
 	void register(PoolCore pool) {
+		if (closed) {
+			throw new PoolClosedException("the Fiber this pool belongs to is closed; cannot open pool " + pool.name());
+		}
 		pools.put(pool.id(), pool);
+		if (closed) {
+			// Closed meanwhile: terminateAll may not have seen it.
+			pools.remove(pool.id());
+			throw new PoolClosedException("the Fiber this pool belongs to is closed; cannot open pool " + pool.name());
+		}
 	}
 
 	void unregister(PoolCore pool) {
@@ -45,6 +54,7 @@ public final class PoolService {
 
 	/** Terminates every pool of the runtime; it is closing. */
 	public void terminateAll() {
+		closed = true;
 		new ArrayList<>(pools.values()).forEach(PoolCore::terminate);
 	}
 

@@ -115,8 +115,12 @@ final class PoolWorker implements FiberRunnable {
 				try {
 					function = values.readFunction(chunk.function(), chunk.allow(), Function.class, "the pool's function");
 				}
-				catch (CodecException e) {
-					// Kept in the cache as the error, so the parent's twin of the cache stays true.
+				catch (OutOfMemoryError | InternalError fatal) {
+					throw fatal;
+				}
+				catch (Throwable e) {
+					// A class that cannot load or initialize here, say. Kept in the cache as the error, so the
+					// parent's twin of the cache stays true, and every task of the function fails with it.
 					function = e;
 				}
 				functions.put(chunk.functionId(), function);
@@ -156,8 +160,8 @@ final class PoolWorker implements FiberRunnable {
 				}
 				return new TaskFrames.Answer(task.id(), false, Values.allowFor(result), bytes);
 			}
-			catch (VirtualMachineError fatal) {
-				// Out of memory and the like: the process is not to be trusted; the pool sees it die.
+			catch (OutOfMemoryError | InternalError fatal) {
+				// The process is not to be trusted after these; the pool sees it die. A stack overflow is the task's own.
 				throw fatal;
 			}
 			catch (Throwable error) {

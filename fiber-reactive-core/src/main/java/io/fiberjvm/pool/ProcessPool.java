@@ -97,7 +97,7 @@ final class ProcessPool implements FiberPool {
 				core.callEnded();
 				throw e;
 			}
-			return Flux.from(items).index()
+			return input(items)
 					.flatMap(item -> element(shipped, item.getT2(), item.getT1(), "mapUnordered"), WINDOW)
 					.map(value -> (R) value)
 					.doFinally(signal -> core.callEnded());
@@ -122,7 +122,7 @@ final class ProcessPool implements FiberPool {
 		Objects.requireNonNull(fn, "fn");
 		Objects.requireNonNull(pairs, "pairs");
 		Flux<Object[]> arguments = Flux.from(pairs).map(pair -> new Object[] {pair.getT1(), pair.getT2()});
-		return this.<Object[], R>mapping(core.shipLater(new Spread(fn), fn.getClass()), arguments, "starmap")
+		return this.<Object[], R>mapping(() -> core.shipPair(fn, new Spread(fn)), arguments, "starmap")
 				.map(result -> ((TaskResult<R>) result).value());
 	}
 
@@ -145,10 +145,18 @@ final class ProcessPool implements FiberPool {
 				core.callEnded();
 				throw e;
 			}
-			return Flux.from(items).index()
+			return input(items)
 					.flatMapSequential(item -> this.<R>outcome(shipped, item.getT2(), item.getT1(), what), WINDOW, 1)
 					.doFinally(signal -> core.callEnded());
 		}).publishOn(Schedulers.boundedElastic());
+	}
+
+	/**
+	 * The caller's items, numbered, asked for and serialized on a worker thread: demand for more comes
+	 * from the thread that completed a task, a network thread, where the caller's publisher must not run.
+	 */
+	private static <T> Flux<reactor.util.function.Tuple2<Long, T>> input(Publisher<? extends T> items) {
+		return Flux.<T>from(items).subscribeOn(Schedulers.boundedElastic()).index();
 	}
 
 	@SuppressWarnings("unchecked")

@@ -2,8 +2,6 @@ package io.fiberjvm.pool;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
@@ -20,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The dispatcher's scheduling and pending table, with sessions that are plain Reactor subscribers. */
 class DispatcherTest {
 
-	private final Map<Long, Object> answered = new ConcurrentHashMap<>();
+	private final List<String> working = new CopyOnWriteArrayList<>();
 	private final Dispatcher dispatcher = new Dispatcher(1 << 20, (task, outcome) -> {
 		if (outcome.error() != null) {
 			task.sink.error(outcome.error());
@@ -28,7 +26,7 @@ class DispatcherTest {
 		else {
 			task.sink.success(outcome.answer().id());
 		}
-	});
+	}, working::add);
 	private final ShippedFunction function = new ShippedFunction((FiberFunction<Integer, Integer>) x -> x, FiberFunction.class,
 			new Values(List.of()));
 
@@ -87,8 +85,10 @@ class DispatcherTest {
 		assertThat(a.chunks.get(0).function()).as("first chunk carries the function").isNotNull();
 		assertThat(dispatcher.counters()[1]).as("queued").isEqualTo(2);
 
+		assertThat(working).isEmpty();
 		a.answer(a.chunks.get(0));
 		assertThat(results).containsExactly(1L);
+		assertThat(working).as("told once, at the first chunk").containsExactly("a");
 		// Now the duration is known (1 µs a task), so a short chunk may wait behind another: the two
 		// queued tasks go one each (a fair share: 2 queued / 2 workers), to idle a and to busy b, and
 		// a does not get the function's bytes again.
