@@ -26,6 +26,8 @@ final class ProcessPool implements FiberPool {
 	static final Retry DEFAULT_RETRY = Retry.max(2).filter(WorkerLostException.class::isInstance);
 	/** Tasks of one call submitted at once; results beyond the first unfinished one wait in order. */
 	static final int WINDOW = 8192;
+	/** Items asked of the caller's publisher at a time. */
+	static final int INPUT_BATCH = 256;
 
 	private final PoolCore core;
 	private final boolean idempotent;
@@ -156,7 +158,8 @@ final class ProcessPool implements FiberPool {
 	 * from the thread that completed a task, a network thread, where the caller's publisher must not run.
 	 */
 	private static <T> Flux<reactor.util.function.Tuple2<Long, T>> input(Publisher<? extends T> items) {
-		return Flux.<T>from(items).subscribeOn(Schedulers.boundedElastic()).index();
+		// limitRate batches the one-at-a-time demand of flatMapSequential, so the hop to the worker is per batch, not per task.
+		return Flux.<T>from(items).subscribeOn(Schedulers.boundedElastic()).limitRate(INPUT_BATCH).index();
 	}
 
 	@SuppressWarnings("unchecked")
