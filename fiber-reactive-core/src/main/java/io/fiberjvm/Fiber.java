@@ -79,6 +79,7 @@ public final class Fiber implements AutoCloseable {
 	private final String name;
 	private final QueueService queues;
 	private final PoolService pools = new PoolService();
+	private final Map<String, Router> services = new ConcurrentHashMap<>();
 	private final AtomicLong poolCounter = new AtomicLong();
 	private final Map<Endpoint, Mono<Connection>> connections = new ConcurrentHashMap<>();
 	private final String javaExecutable;
@@ -252,6 +253,23 @@ public final class Fiber implements AutoCloseable {
 		return PoolBuilder.of(this, pools, workers, "pool" + poolCounter.incrementAndGet());
 	}
 
+	/**
+	 * Serves the routes that start with {@code prefix} ({@code fiber.<name>/}) with {@code router}, to
+	 * every peer that proved the run's secret: how modules beside core (managers, say) offer their
+	 * services to the processes of a run. Disposing the result stops serving them.
+	 */
+	public reactor.core.Disposable serve(String prefix, Router router) {
+		Objects.requireNonNull(prefix, "prefix");
+		Objects.requireNonNull(router, "router");
+		if (!prefix.matches("fiber\\.[a-z][a-z0-9-]*/") || QueueService.serves(prefix) || PoolService.serves(prefix)) {
+			throw new IllegalArgumentException("a service prefix is 'fiber.<name>/' and not one of core's own; not '" + prefix + "'");
+		}
+		if (services.putIfAbsent(prefix, router) != null) {
+			throw new IllegalStateException("routes '" + prefix + "' are already served by this Fiber");
+		}
+		return () -> services.remove(prefix, router);
+	}
+
 	/** Processes started by this runtime that have not ended yet. */
 	public List<FiberProcess> liveProcesses() {
 		return processes.values().stream().filter(ProcessSupervisor::isAlive).map(FiberProcess.class::cast).toList();
@@ -346,7 +364,15 @@ public final class Fiber implements AutoCloseable {
 		Router rest = own != null ? own : Router.none();
 		return new Router() {
 			private Router pick(String route) {
-				return QueueService.serves(route) ? service : PoolService.serves(route) ? pooled : rest;
+				if (QueueService.serves(route)) {
+					return service;
+				}
+				if (PoolService.serves(route)) {
+					return pooled;
+				}
+				int slash = route.indexOf('/');
+				Router module = slash < 0 ? null : services.get(route.substring(0, slash + 1));
+				return module != null ? module : rest;
 			}
 
 			@Override

@@ -1,5 +1,5 @@
 /**
- * Managers: job-backed processes that host shared objects, and {@code AsyncManager} proxies whose
- * methods return {@code Mono}. Empty until its own issue; the module exists so the build has its final shape.
+ * Managers: job-backed processes that host objects. {@link io.fiberjvm.manager.AsyncManager} returns
+ * proxies of async interfaces whose methods return {@code Mono} or {@code Flux}.
  */
 package io.fiberjvm.manager;

@@ -10,6 +10,7 @@ import io.fiberjvm.Fiber;
 import io.fiberjvm.FiberRunnable;
 import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.codec.JavaSerialization;
+import io.fiberjvm.codec.ShippedValues;
 
 /**
  * A pool about to be opened: options accumulate on it, {@link #open()} starts it.
@@ -113,7 +114,7 @@ public final class PoolBuilder {
 
 	/** Starts the pool: workers start in the background, and tasks wait for the first of them. Does not block. */
 	public FiberPool open() {
-		Values values = new Values(List.of());
+		ShippedValues values = new ShippedValues(List.of());
 		byte[] init = initializer == null ? null : values.writeFunction(initializer, "the pool's initializer");
 		List<String> initAllow = initializer == null ? List.of() : List.of(JavaSerialization.packagePattern(initializer.getClass()));
 		if (init != null) {

@@ -23,6 +23,7 @@ import io.fiberjvm.FiberProcess;
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.config.ConfigKeys;
 
 /**
@@ -57,7 +58,7 @@ final class PoolCore {
 	private final List<String> initializerAllow;
 	private final RestartBackoff backoff;
 	final Dispatcher dispatcher;
-	final Values values;
+	final ShippedValues values;
 	private final Map<Object, ShippedFunction> shipped = Collections.synchronizedMap(new WeakHashMap<>());
 	/** Two-argument functions, keyed by the user's function, shipped inside their wrapper. */
 	private final Map<Object, ShippedFunction> shippedPairs = Collections.synchronizedMap(new WeakHashMap<>());
@@ -92,7 +93,7 @@ final class PoolCore {
 		this.backoff = backoff;
 		this.target = size;
 		int maxFrame = Math.toIntExact(fiber.config().get(ConfigKeys.MAX_FRAME_SIZE));
-		this.values = new Values(fiber.config().get(ConfigKeys.SERIAL_ALLOW));
+		this.values = new ShippedValues(fiber.config().get(ConfigKeys.SERIAL_ALLOW));
 		this.dispatcher = new Dispatcher(maxFrame, this::answer, this::worked);
 	}
 

@@ -17,6 +17,7 @@ import reactor.core.publisher.Sinks;
 import io.fiberjvm.FiberRunnable;
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.config.ConfigKeys;
 import io.fiberjvm.config.FiberConfig;
 import io.fiberjvm.queue.QueueContext;
@@ -60,7 +61,7 @@ final class PoolWorker implements FiberRunnable {
 			throw new IllegalStateException("a pool worker runs only in a job-backed process its pool started");
 		}
 		FiberConfig config = FiberConfig.resolve(Map.of(), System.getProperties(), System.getenv(), Path.of(FiberConfig.FILE_NAME));
-		Values values = new Values(config.get(ConfigKeys.SERIAL_ALLOW));
+		ShippedValues values = new ShippedValues(config.get(ConfigKeys.SERIAL_ALLOW));
 		if (initializer != null) {
 			values.readFunction(initializer, initializerAllow, Runnable.class, "the pool's initializer").run();
 		}
@@ -95,13 +96,13 @@ final class PoolWorker implements FiberRunnable {
 	/** Runs chunks and sends their answers, in frames that fit the transport. */
 	private static final class Runner {
 
-		private final Values values;
+		private final ShippedValues values;
 		private final Sinks.Many<byte[]> results;
 		private final int frameBudget;
 		private final int maxValue;
 		private final FunctionCache<Object> functions = new FunctionCache<>();
 
-		Runner(Values values, Sinks.Many<byte[]> results, int maxFrameSize) {
+		Runner(ShippedValues values, Sinks.Many<byte[]> results, int maxFrameSize) {
 			this.values = values;
 			this.results = results;
 			this.frameBudget = Math.max(1024, maxFrameSize / 2);
@@ -158,7 +159,7 @@ final class PoolWorker implements FiberRunnable {
 					throw new CodecException("the result is " + bytes.length + " bytes, more than a frame ("
 							+ ConfigKeys.MAX_FRAME_SIZE.name() + ") carries");
 				}
-				return new TaskFrames.Answer(task.id(), false, Values.allowFor(result), bytes);
+				return new TaskFrames.Answer(task.id(), false, ShippedValues.allowFor(result), bytes);
 			}
 			catch (OutOfMemoryError | InternalError fatal) {
 				// The process is not to be trusted after these; the pool sees it die. A stack overflow is the task's own.

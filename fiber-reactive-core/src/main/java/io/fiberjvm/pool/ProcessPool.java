@@ -18,6 +18,7 @@ import io.fiberjvm.FiberException;
 import io.fiberjvm.FiberFunction;
 import io.fiberjvm.FiberProcess;
 import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.codec.ShippedValues;
 
 /** A view of a pool: the shared {@link PoolCore} plus this view's task options. Immutable. */
 final class ProcessPool implements FiberPool {
@@ -204,7 +205,7 @@ final class ProcessPool implements FiberPool {
 				throw new CodecException("the argument of task " + description + " is " + bytes.length
 						+ " bytes, more than half a frame (fiber.max-frame-size) carries");
 			}
-			String argAllow = Values.allowFor(arg);
+			String argAllow = ShippedValues.allowFor(arg);
 			AtomicInteger attempts = new AtomicInteger();
 			Mono<Object> attempt = Mono.create(sink -> {
 				int n = attempts.incrementAndGet();

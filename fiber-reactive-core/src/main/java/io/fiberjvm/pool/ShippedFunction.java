@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.fiberjvm.codec.JavaSerialization;
+import io.fiberjvm.codec.ShippedValues;
 
 /**
  * A function on its way to workers: serialized once, with an id that workers cache it under, and the
@@ -26,7 +27,7 @@ final class ShippedFunction {
 	 * @param function what travels (the user's function, or a wrapper around it)
 	 * @param userClass the class of the user's function, whose package workers may read
 	 */
-	ShippedFunction(Serializable function, Class<?> userClass, Values values) {
+	ShippedFunction(Serializable function, Class<?> userClass, ShippedValues values) {
 		String type = userClass.getName();
 		int lambda = type.indexOf("$$Lambda");
 		this.name = lambda > 0 ? type.substring(0, lambda) + "::lambda" : type;

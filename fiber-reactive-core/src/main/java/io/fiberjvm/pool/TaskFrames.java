@@ -11,10 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.codec.ShippedValues;
 
 /**
  * The two frames of a worker session: a chunk of tasks going down to the worker, and results coming
- * back up. Values inside are Java-serialized bytes; this class only lays them out.
+ * back up. ShippedValues inside are Java-serialized bytes; this class only lays them out.
  */
 final class TaskFrames {
 

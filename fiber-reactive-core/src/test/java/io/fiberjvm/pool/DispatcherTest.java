@@ -12,6 +12,7 @@ import reactor.core.publisher.FluxSink;
 import reactor.core.publisher.Mono;
 
 import io.fiberjvm.FiberFunction;
+import io.fiberjvm.codec.ShippedValues;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,7 +29,7 @@ class DispatcherTest {
 		}
 	}, working::add);
 	private final ShippedFunction function = new ShippedFunction((FiberFunction<Integer, Integer>) x -> x, FiberFunction.class,
-			new Values(List.of()));
+			new ShippedValues(List.of()));
 
 	/** A worker's side: it holds what it was sent and asks for {@code credit} chunks up front. */
 	private final class FakeWorker extends BaseSubscriber<byte[]> {

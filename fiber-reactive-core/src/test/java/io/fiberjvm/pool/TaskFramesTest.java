@@ -6,6 +6,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.codec.ShippedValues;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -50,7 +51,7 @@ class TaskFramesTest {
 
 	@Test
 	void compactValuesRoundTripAndOthersGoThroughSerialization() {
-		Values values = new Values(List.of());
+		ShippedValues values = new ShippedValues(List.of());
 		for (Object value : new Object[] {42, 7L, 2.5, true, "héllo", new byte[] {1, 2}}) {
 			assertThat(values.read(values.write(value, "v"), List.of(), "v")).isEqualTo(value);
 		}
@@ -60,12 +61,12 @@ class TaskFramesTest {
 		assertThat((long[]) values.read(values.write(new long[] {5}, "v"), List.of(), "v")).containsExactly(5);
 		assertThat(values.read(values.write(List.of(1, 2), "v"), List.of(), "v")).isEqualTo(List.of(1, 2));
 		assertThat(values.write(null, "v")).isNull();
-		assertThat(Values.allowFor(3)).isNull();
+		assertThat(ShippedValues.allowFor(3)).isNull();
 	}
 
 	@Test
 	void unreadableValuesNameWhatAndWhy() {
-		Values values = new Values(List.of());
+		ShippedValues values = new ShippedValues(List.of());
 		assertThatThrownBy(() -> values.read(new byte[] {1, 0, 0}, List.of(), "the result of task 3"))
 				.isInstanceOf(CodecException.class).hasMessageContaining("the result of task 3").hasMessageContaining("int takes 4 bytes");
 		assertThatThrownBy(() -> values.read(new byte[] {99}, List.of(), "the argument")).isInstanceOf(CodecException.class)

@@ -1,4 +1,4 @@
-package io.fiberjvm.pool;
+package io.fiberjvm.codec;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
  * The compact forms of the values tasks pass most: a tag byte, then the value's bytes. Anything else
  * is tagged {@link #SERIALIZED} and goes through Java serialization.
  */
-final class Compact {
+final class CompactValues {
 
 	static final byte SERIALIZED = 0;
 	private static final byte INT = 1;
@@ -21,7 +21,7 @@ final class Compact {
 	private static final byte INTS = 9;
 	private static final byte LONGS = 10;
 
-	private Compact() {
+	private CompactValues() {
 	}
 
 	static boolean handles(Object value) {

@@ -1,36 +1,35 @@
-package io.fiberjvm.pool;
+package io.fiberjvm.codec;
 
 import java.io.Serializable;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.fiberjvm.codec.CodecException;
-import io.fiberjvm.codec.JavaSerialization;
 
 /**
- * Task arguments and results as bytes: a tag byte, then either a compact form for the types tasks pass
+ * Values that travel between processes of a run (pool task arguments and results, manager calls) as bytes: a tag byte, then either a compact form for the types tasks pass
  * most (boxed numbers, strings, primitive arrays), which costs far less than Java serialization, or
  * Java serialization read behind this process's allow-list plus the packages the sender names for the
  * value's own class.
  */
-final class Values {
+public final class ShippedValues {
 
 	private final List<String> localAllow;
 	private final JavaSerialization writer;
 	private final Map<List<String>, JavaSerialization> readers = new ConcurrentHashMap<>();
 
-	Values(List<String> localAllow) {
+	/** Reads with this process's allow-list patterns ({@code fiber.serial-allow}) plus the built-in ones. */
+	public ShippedValues(List<String> localAllow) {
 		this.localAllow = List.copyOf(localAllow);
 		this.writer = JavaSerialization.allowing(this.localAllow);
 	}
 
 	/** The bytes of {@code value} ({@code null} for null); {@code what} names it in an error (its text is made only then). */
-	byte[] write(Object value, Object what) {
+	public byte[] write(Object value, Object what) {
 		if (value == null) {
 			return null;
 		}
-		byte[] compact = Compact.write(value);
+		byte[] compact = CompactValues.write(value);
 		if (compact != null) {
 			return compact;
 		}
@@ -45,13 +44,13 @@ final class Values {
 			throw new CodecException(what + ": " + e.getMessage(), e);
 		}
 		byte[] tagged = new byte[serialized.length + 1];
-		tagged[0] = Compact.SERIALIZED;
+		tagged[0] = CompactValues.SERIALIZED;
 		System.arraycopy(serialized, 0, tagged, 1, serialized.length);
 		return tagged;
 	}
 
 	/** The Java-serialized bytes of a function or initializer, for {@link #readFunction}. */
-	byte[] writeFunction(Serializable function, String what) {
+	public byte[] writeFunction(Serializable function, String what) {
 		try {
 			return writer.write(function);
 		}
@@ -61,20 +60,20 @@ final class Values {
 	}
 
 	/** The allow-list pattern a reader needs for the value's own class, or null for none. */
-	static String allowFor(Object value) {
-		return value == null || Compact.handles(value) ? null : JavaSerialization.packagePattern(value.getClass());
+	public static String allowFor(Object value) {
+		return value == null || CompactValues.handles(value) ? null : JavaSerialization.packagePattern(value.getClass());
 	}
 
-	Object read(byte[] bytes, List<String> senderAllow, Object what) {
+	public Object read(byte[] bytes, List<String> senderAllow, Object what) {
 		if (bytes == null) {
 			return null;
 		}
 		if (bytes.length == 0) {
 			throw new CodecException(what + " cannot be read: it is empty");
 		}
-		if (bytes[0] != Compact.SERIALIZED) {
+		if (bytes[0] != CompactValues.SERIALIZED) {
 			try {
-				return Compact.read(bytes);
+				return CompactValues.read(bytes);
 			}
 			catch (RuntimeException e) {
 				throw new CodecException(what + " cannot be read: " + e.getMessage(), e);
@@ -98,7 +97,7 @@ final class Values {
 	}
 
 	/** Reads a shipped function or initializer. */
-	<T> T readFunction(byte[] bytes, List<String> senderAllow, Class<T> type, String what) {
+	public <T> T readFunction(byte[] bytes, List<String> senderAllow, Class<T> type, String what) {
 		try {
 			return reader(senderAllow).read(bytes, type);
 		}

@@ -1,0 +1,57 @@
+package io.fiberjvm.manager;
+
+import reactor.core.publisher.Mono;
+
+import io.fiberjvm.Fiber;
+import io.fiberjvm.FiberProcess;
+
+/**
+ * A job-backed process that hosts objects; {@link #create} returns a proxy of an async interface whose
+ * methods send the call at once and return its result as a {@code Mono} (or {@code Flux}): the handle of
+ * Python Fiber's {@code AsyncManager}.
+ *
+ * <p>The contract:
+ * <ul>
+ * <li>Calls on one object run one at a time, in the order they were made (the order the proxy's
+ * methods were invoked). Calls on different objects, in this manager or another, run in parallel.</li>
+ * <li>A call is sent when the proxy method is invoked, not when the Mono is subscribed; the Mono
+ * replays the result to every subscriber. Results arrive on the connection's thread: do not block
+ * there ({@code publishOn} first).</li>
+ * <li>An exception thrown by the object arrives as the Mono's error, a {@link io.fiberjvm.RemoteException}
+ * with the remote type, message and stack trace.</li>
+ * <li>When the manager process ends (killed, crashed, closed) or its connection is lost, pending calls
+ * fail with {@link ManagerLostException}, and so do later ones.</li>
+ * <li>Arguments and results travel as {@link io.fiberjvm.codec.ShippedValues}: compact numbers,
+ * strings and primitive arrays, Java serialization behind the allow-list for the rest.</li>
+ * </ul>
+ * Closing the {@link Fiber} stops every manager it started.
+ */
+public interface AsyncManager extends AutoCloseable {
+
+	/** A manager to configure and start on {@code fiber}: {@code AsyncManager.on(fiber).register(Env.class, CartPole.class).start()}. */
+	static ManagerCall on(Fiber fiber) {
+		return ManagerCall.of(fiber);
+	}
+
+	/** The manager's name; its process is named after it. */
+	String name();
+
+	/** The process hosting the objects. */
+	FiberProcess process();
+
+	/**
+	 * Creates an object of the class registered for {@code asyncInterface}, with the public constructor
+	 * that takes {@code args}, and returns its proxy at once. If the constructor fails, every call on
+	 * the proxy fails with that error.
+	 *
+	 * @throws IllegalArgumentException if {@code asyncInterface} was not registered with this manager
+	 */
+	<A> A create(Class<A> asyncInterface, Object... args);
+
+	/** Stops the manager process; pending calls fail with {@link ManagerLostException}. Does not block. */
+	@Override
+	void close();
+
+	/** Completes once the manager process has ended. */
+	Mono<Void> onClose();
+}

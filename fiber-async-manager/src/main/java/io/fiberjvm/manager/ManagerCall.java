@@ -1,0 +1,142 @@
+package io.fiberjvm.manager;
+
+import java.security.SecureRandom;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.reactivestreams.Publisher;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import io.fiberjvm.Fiber;
+import io.fiberjvm.ResourceSpec;
+import io.fiberjvm.codec.ShippedValues;
+import io.fiberjvm.config.ConfigKeys;
+import io.fiberjvm.transport.Router;
+import io.fiberjvm.transport.UnknownRouteException;
+
+/**
+ * A manager about to be started: registrations and options accumulate on it, {@link #start()} runs it.
+ *
+ * <p>Immutable: each option returns a new call, so one configured call can start many managers.
+ */
+public final class ManagerCall {
+
+	private static final SecureRandom RANDOM = new SecureRandom();
+	private static final AtomicLong NAMES = new AtomicLong();
+
+	private final Fiber fiber;
+	private final Map<String, Registration> registrations;
+	private final String name;
+	private final ResourceSpec resources;
+
+	private ManagerCall(Fiber fiber, Map<String, Registration> registrations, String name, ResourceSpec resources) {
+		this.fiber = fiber;
+		this.registrations = registrations;
+		this.name = name;
+		this.resources = resources;
+	}
+
+	static ManagerCall of(Fiber fiber) {
+		return new ManagerCall(Objects.requireNonNull(fiber, "fiber"), Map.of(), null, ResourceSpec.NONE);
+	}
+
+	/**
+	 * Lets the manager create objects of {@code implementation} behind proxies of {@code asyncInterface}.
+	 *
+	 * @throws IllegalArgumentException naming the method, when a method of the interface does not return
+	 *         Mono or Flux, or the class has no public method to match it
+	 */
+	public <A> ManagerCall register(Class<A> asyncInterface, Class<?> implementation) {
+		Registration registration = Registration.check(asyncInterface, implementation);
+		Map<String, Registration> more = new LinkedHashMap<>(registrations);
+		more.put(registration.asyncInterface(), registration);
+		return new ManagerCall(fiber, Map.copyOf(more), name, resources);
+	}
+
+	/** Names the manager; its process is named after it. */
+	public ManagerCall name(String name) {
+		Objects.requireNonNull(name, "name");
+		if (name.isBlank()) {
+			throw new IllegalArgumentException("a manager name must not be blank");
+		}
+		return new ManagerCall(fiber, registrations, name, resources);
+	}
+
+	/** Cores for the manager process (fractions allowed). */
+	public ManagerCall cpu(double cpu) {
+		return new ManagerCall(fiber, registrations, name, resources.withCpu(cpu));
+	}
+
+	/** Memory for the manager process, as a size ({@code 512Mi}, {@code 2Gi}). */
+	public ManagerCall memory(String memory) {
+		return new ManagerCall(fiber, registrations, name, resources.withMemory(memory));
+	}
+
+	/** Whole GPUs for the manager process. */
+	public ManagerCall gpu(int gpu) {
+		return new ManagerCall(fiber, registrations, name, resources.withGpu(gpu));
+	}
+
+	/** Starts the manager process when subscribed; emits the manager once it takes calls. */
+	public Mono<AsyncManager> start() {
+		return Mono.defer(() -> {
+			if (registrations.isEmpty()) {
+				return Mono.error(new IllegalStateException("a manager with nothing registered can create nothing; "
+						+ "register(asyncInterface, implementation) before start()"));
+			}
+			String id = Long.toString(RANDOM.nextLong() >>> 1, 36);
+			String managerName = name != null ? name : "manager" + NAMES.incrementAndGet();
+			String prefix = "fiber.m-" + id + "/";
+			String route = prefix + "session";
+			ManagerSession session = new ManagerSession(managerName, registrations,
+					new ShippedValues(fiber.config().get(ConfigKeys.SERIAL_ALLOW)));
+			Disposable served = fiber.serve(prefix, new SessionRouter(route, session));
+			session.served(served);
+			return fiber.address()
+					.flatMap(parent -> fiber.process(new ManagerHost(parent.toString(), route, List.copyOf(registrations.values())))
+							.name(managerName).resources(resources).start())
+					.doOnNext(session::started)
+					.then(session.attached())
+					.timeout(fiber.config().get(ConfigKeys.START_TIMEOUT))
+					.doOnError(error -> session.close());
+		});
+	}
+
+	/** Routes the manager's session to it; the route is unguessable and served only until the manager is lost. */
+	private static final class SessionRouter implements Router {
+
+		private final String route;
+		private final ManagerSession session;
+
+		SessionRouter(String route, ManagerSession session) {
+			this.route = route;
+			this.session = session;
+		}
+
+		@Override
+		public Flux<byte[]> requestChannel(String route, Publisher<byte[]> data) {
+			return this.route.equals(route) ? session.attach(data)
+					: Flux.error(new UnknownRouteException("no manager session at '" + route + "'"));
+		}
+
+		@Override
+		public Mono<byte[]> requestResponse(String route, byte[] data) {
+			return Mono.error(new UnknownRouteException("manager route '" + route + "' serves only request-channel"));
+		}
+
+		@Override
+		public Flux<byte[]> requestStream(String route, byte[] data) {
+			return Flux.error(new UnknownRouteException("manager route '" + route + "' serves only request-channel"));
+		}
+
+		@Override
+		public Mono<Void> fireAndForget(String route, byte[] data) {
+			return Mono.error(new UnknownRouteException("manager route '" + route + "' serves only request-channel"));
+		}
+	}
+}

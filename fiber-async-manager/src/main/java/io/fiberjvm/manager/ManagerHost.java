@@ -1,0 +1,247 @@
+package io.fiberjvm.manager;
+
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.Stream;
+
+import reactor.core.publisher.Sinks;
+
+import io.fiberjvm.FiberRunnable;
+import io.fiberjvm.RemoteException;
+import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.codec.ShippedValues;
+import io.fiberjvm.config.ConfigKeys;
+import io.fiberjvm.config.FiberConfig;
+import io.fiberjvm.queue.QueueContext;
+import io.fiberjvm.transport.Connection;
+import io.fiberjvm.transport.Endpoint;
+
+/**
+ * What a manager process runs: it opens a session with the parent, creates the objects asked for (of
+ * registered classes only) and runs each object's calls one at a time, in order, on a shared pool of
+ * threads. It returns when the parent ends the session.
+ */
+final class ManagerHost implements FiberRunnable {
+
+	private static final long serialVersionUID = 1L;
+
+	private final String parent;
+	private final String route;
+	private final List<Registration> registrations;
+	private transient QueueContext context;
+
+	ManagerHost(String parent, String route, List<Registration> registrations) {
+		this.parent = parent;
+		this.route = route;
+		this.registrations = List.copyOf(registrations);
+	}
+
+	private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+		in.defaultReadObject();
+		// The runtime reading this target is the one the manager talks to its parent through.
+		context = QueueContext.current();
+	}
+
+	/** One hosted object: the instance, or why it could not be created; and its calls' queue. */
+	private record Hosted(Object instance, Throwable failure, SerialExecutor calls) {
+	}
+
+	@Override
+	public void run() {
+		if (context == null) {
+			throw new IllegalStateException("a manager runs only in a job-backed process its parent started");
+		}
+		FiberConfig config = FiberConfig.resolve(Map.of(), System.getProperties(), System.getenv(), Path.of(FiberConfig.FILE_NAME));
+		ShippedValues values = new ShippedValues(config.get(ConfigKeys.SERIAL_ALLOW));
+		int maxError = Math.min(64 * 1024, context.maxFrameSize() / 2);
+		Connection connection = context.connectionTo(Endpoint.parse(parent)).block(config.get(ConfigKeys.START_TIMEOUT));
+		Sinks.Many<byte[]> answers = Sinks.many().unicast().onBackpressureBuffer();
+		ExecutorService threads = Executors.newCachedThreadPool(task -> {
+			Thread thread = new Thread(task, "fiber-manager-object");
+			thread.setDaemon(true);
+			return thread;
+		});
+		Map<Long, Hosted> objects = new ConcurrentHashMap<>();
+		Map<String, Method> methods = new ConcurrentHashMap<>();
+		CountDownLatch ended = new CountDownLatch(1);
+		Throwable[] failure = new Throwable[1];
+		connection.requestChannel(route, answers.asFlux()).subscribe(frame -> {
+			CallFrames.Call call;
+			try {
+				call = CallFrames.decodeCall(frame);
+			}
+			catch (CodecException malformed) {
+				failure[0] = malformed;
+				ended.countDown();
+				return;
+			}
+			if (call.kind() == CallFrames.CREATE) {
+				SerialExecutor serial = new SerialExecutor(threads);
+				// Registered now, so calls that arrive before the constructor has run queue behind it.
+				Hosted placeholder = new Hosted(null, null, serial);
+				objects.put(call.object(), placeholder);
+				serial.execute(() -> {
+					Hosted made;
+					try {
+						made = new Hosted(construct(call, values), null, serial);
+					}
+					catch (Throwable e) {
+						made = new Hosted(null, e, serial);
+					}
+					objects.put(call.object(), made);
+					answer(answers, call.id(), made.failure(), null, values, maxError);
+				});
+				return;
+			}
+			Hosted hosted = objects.get(call.object());
+			if (hosted == null) {
+				answer(answers, call.id(), new IllegalStateException("no object " + call.object() + " in this manager"), null, values, maxError);
+				return;
+			}
+			hosted.calls().execute(() -> {
+				Hosted now = objects.get(call.object());
+				if (now.failure() != null) {
+					answer(answers, call.id(), new IllegalStateException("the object was not created: " + now.failure(), now.failure()),
+							null, values, maxError);
+					return;
+				}
+				try {
+					Method method = methods.computeIfAbsent(now.instance().getClass().getName() + "#" + call.name() + call.parameterTypes(),
+							key -> find(now.instance().getClass(), call.name(), call.parameterTypes()));
+					Object result = method.invoke(now.instance(), args(call, values));
+					answer(answers, call.id(), null, call.kind() == CallFrames.CALL_MANY ? asList(result) : result, values, maxError);
+				}
+				catch (InvocationTargetException e) {
+					answer(answers, call.id(), e.getCause(), null, values, maxError);
+				}
+				catch (Throwable e) {
+					answer(answers, call.id(), e, null, values, maxError);
+				}
+			});
+		}, error -> {
+			failure[0] = error;
+			ended.countDown();
+		}, ended::countDown);
+		try {
+			ended.await();
+		}
+		catch (InterruptedException e) {
+			Thread.currentThread().interrupt();
+		}
+		threads.shutdownNow();
+		if (failure[0] != null) {
+			throw new IllegalStateException("the manager's session ended with an error: " + failure[0].getMessage(), failure[0]);
+		}
+	}
+
+	private Object construct(CallFrames.Call call, ShippedValues values) throws Exception {
+		if (registrations.stream().noneMatch(r -> r.implementation().equals(call.name()))) {
+			throw new IllegalArgumentException(call.name() + " is not a class registered with this manager");
+		}
+		Class<?> type = Class.forName(call.name(), true, Thread.currentThread().getContextClassLoader());
+		Object[] args = new Object[call.args().size()];
+		for (int i = 0; i < args.length; i++) {
+			args[i] = values.read(call.args().get(i), call.allow(), "argument " + i + " of the constructor of " + call.name());
+		}
+		for (Constructor<?> constructor : type.getConstructors()) {
+			if (accepts(constructor.getParameterTypes(), args)) {
+				try {
+					return constructor.newInstance(args);
+				}
+				catch (InvocationTargetException e) {
+					throw e.getCause() instanceof Exception cause ? cause : e;
+				}
+			}
+		}
+		throw new IllegalArgumentException(call.name() + " has no public constructor that takes "
+				+ Arrays.stream(args).map(a -> a == null ? "null" : a.getClass().getSimpleName()).toList());
+	}
+
+	private static boolean accepts(Class<?>[] parameters, Object[] args) {
+		if (parameters.length != args.length) {
+			return false;
+		}
+		for (int i = 0; i < args.length; i++) {
+			Class<?> type = parameters[i].isPrimitive() ? boxed(parameters[i]) : parameters[i];
+			if (args[i] == null ? parameters[i].isPrimitive() : !type.isInstance(args[i])) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	private static Class<?> boxed(Class<?> primitive) {
+		return java.lang.invoke.MethodType.methodType(primitive).wrap().returnType();
+	}
+
+	private static Method find(Class<?> type, String name, List<String> parameterTypes) {
+		for (Method method : type.getMethods()) {
+			if (method.getName().equals(name) && Registration.parameterTypes(method).equals(parameterTypes)) {
+				return method;
+			}
+		}
+		throw new IllegalArgumentException(type.getName() + " has no public method " + name + parameterTypes);
+	}
+
+	private static Object[] args(CallFrames.Call call, ShippedValues values) {
+		Object[] args = new Object[call.args().size()];
+		for (int i = 0; i < args.length; i++) {
+			args[i] = values.read(call.args().get(i), call.allow(), "argument " + i + " of " + call.name());
+		}
+		return args;
+	}
+
+	/** A sequence result as a list, which travels. */
+	private static Object asList(Object result) {
+		List<Object> list = new ArrayList<>();
+		if (result instanceof Iterable<?> iterable) {
+			iterable.forEach(list::add);
+		}
+		else if (result instanceof Stream<?> stream) {
+			stream.forEach(list::add);
+		}
+		else if (result != null && result.getClass().isArray()) {
+			for (int i = 0; i < java.lang.reflect.Array.getLength(result); i++) {
+				list.add(java.lang.reflect.Array.get(result, i));
+			}
+		}
+		return list;
+	}
+
+	private static void answer(Sinks.Many<byte[]> answers, long id, Throwable error, Object value, ShippedValues values, int maxError) {
+		CallFrames.Answer answer;
+		if (error == null) {
+			try {
+				answer = new CallFrames.Answer(id, false, ShippedValues.allowFor(value), values.write(value, "the result"));
+			}
+			catch (CodecException e) {
+				error = e;
+				answer = null;
+			}
+		}
+		else {
+			answer = null;
+		}
+		if (answer == null) {
+			answer = new CallFrames.Answer(id, true, null,
+					RemoteException.encode(error, maxError).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		}
+		byte[] frame = CallFrames.encode(answer);
+		// Answers come from many object threads; the sink takes one at a time.
+		synchronized (answers) {
+			answers.emitNext(frame, Sinks.EmitFailureHandler.FAIL_FAST);
+		}
+	}
+}

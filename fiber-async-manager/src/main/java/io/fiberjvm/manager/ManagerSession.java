@@ -1,0 +1,252 @@
+package io.fiberjvm.manager;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.reactivestreams.Publisher;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.FluxSink;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+import io.fiberjvm.FiberProcess;
+import io.fiberjvm.RemoteException;
+import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.codec.ShippedValues;
+
+/**
+ * The parent's side of one manager: the session its process opened, the calls sent and not answered,
+ * and the proxies of its objects.
+ */
+final class ManagerSession implements AsyncManager {
+
+	/** A call sent and not answered: what it was, for errors, and where its result goes. */
+	private record Pending(String what, Sinks.One<Object> result) {
+	}
+
+	private final String name;
+	private final Map<String, Registration> registrations;
+	private final ShippedValues values;
+	private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
+	private final AtomicLong calls = new AtomicLong();
+	private final AtomicLong objects = new AtomicLong();
+	private final Sinks.One<AsyncManager> attached = Sinks.one();
+	private final Sinks.Empty<Void> closed = Sinks.empty();
+	private FluxSink<byte[]> out;
+	private String lost;
+	private volatile FiberProcess process;
+	private volatile Disposable served;
+
+	ManagerSession(String name, Map<String, Registration> registrations, ShippedValues values) {
+		this.name = name;
+		this.registrations = registrations;
+		this.values = values;
+	}
+
+	void served(Disposable served) {
+		this.served = served;
+	}
+
+	void started(FiberProcess process) {
+		this.process = process;
+		process.onExit().subscribe(code -> {
+			lost("its process exited with code " + code);
+			closed.tryEmitEmpty();
+		});
+	}
+
+	/** Completes when the manager's session is open and it takes calls. */
+	Mono<AsyncManager> attached() {
+		return attached.asMono();
+	}
+
+	/** The manager process opened its session: calls go down it, answers come up. */
+	Flux<byte[]> attach(Publisher<byte[]> answers) {
+		return Flux.create(sink -> {
+			synchronized (this) {
+				if (out != null || lost != null) {
+					sink.error(new ManagerLostException("manager " + name + " already has a session, or was lost"));
+					return;
+				}
+				out = sink;
+			}
+			sink.onCancel(() -> lost("its session was cancelled"));
+			Flux.from(answers).subscribe(this::answer, error -> lost("its connection failed (" + error.getMessage() + ")"),
+					() -> lost("it ended its session"));
+			attached.tryEmitValue(this);
+		}, FluxSink.OverflowStrategy.BUFFER);
+	}
+
+	@Override
+	public String name() {
+		return name;
+	}
+
+	@Override
+	public FiberProcess process() {
+		return process;
+	}
+
+	@Override
+	public <A> A create(Class<A> asyncInterface, Object... args) {
+		Registration registration = registrations.get(asyncInterface.getName());
+		if (registration == null) {
+			throw new IllegalArgumentException(asyncInterface.getName() + " is not registered with manager " + name
+					+ "; register it (with its implementation) before start(). Registered: " + registrations.keySet());
+		}
+		long object = objects.incrementAndGet();
+		String label = asyncInterface.getSimpleName() + "#" + object + " in manager " + name;
+		// The creation is the object's first call: calls made on the proxy queue behind it.
+		send(CallFrames.CREATE, object, registration.implementation(), List.of(), args == null ? new Object[0] : args,
+				"creating " + label).subscribe(done -> { }, error -> { });
+		Object proxy = Proxy.newProxyInstance(asyncInterface.getClassLoader(), new Class<?>[] {asyncInterface},
+				(self, method, callArgs) -> invoke(self, method, callArgs, object, label));
+		return asyncInterface.cast(proxy);
+	}
+
+	private Object invoke(Object self, Method method, Object[] args, long object, String label) {
+		if (method.getDeclaringClass() == Object.class) {
+			return switch (method.getName()) {
+				case "toString" -> label;
+				case "hashCode" -> System.identityHashCode(self);
+				case "equals" -> self == args[0];
+				default -> throw new UnsupportedOperationException(method.getName());
+			};
+		}
+		boolean many = method.getReturnType() == Flux.class;
+		Mono<Object> result = send(many ? CallFrames.CALL_MANY : CallFrames.CALL, object, method.getName(),
+				Registration.parameterTypes(method), args == null ? new Object[0] : args, method.getName() + " on " + label);
+		return many ? result.flatMapIterable(list -> (List<?>) list) : result;
+	}
+
+	/** Sends a call now and returns its result, replayed to every subscriber. */
+	private Mono<Object> send(byte kind, long object, String name, List<String> parameterTypes, Object[] args, String what) {
+		List<byte[]> encoded = new ArrayList<>(args.length);
+		List<String> allow = new ArrayList<>();
+		try {
+			for (int i = 0; i < args.length; i++) {
+				int index = i;
+				encoded.add(values.write(args[i], new Object() {
+					@Override
+					public String toString() {
+						return "argument " + index + " of " + what;
+					}
+				}));
+				String pattern = ShippedValues.allowFor(args[i]);
+				if (pattern != null && !allow.contains(pattern)) {
+					allow.add(pattern);
+				}
+			}
+		}
+		catch (CodecException e) {
+			return Mono.error(e);
+		}
+		long id = calls.incrementAndGet();
+		Sinks.One<Object> result = Sinks.one();
+		byte[] frame = CallFrames.encode(new CallFrames.Call(kind, id, object, name, parameterTypes, allow, encoded));
+		String gone;
+		synchronized (this) {
+			gone = lost;
+			if (gone == null) {
+				pending.put(id, new Pending(what, result));
+				// Under the lock: the order calls are made is the order the manager sees them.
+				out.next(frame);
+			}
+		}
+		if (gone != null) {
+			return Mono.error(new ManagerLostException("manager " + name + " was lost (" + gone + "); cannot run " + what));
+		}
+		return result.asMono();
+	}
+
+	private void answer(byte[] frame) {
+		CallFrames.Answer answer;
+		try {
+			answer = CallFrames.decodeAnswer(frame);
+		}
+		catch (CodecException e) {
+			lost("it sent a malformed answer (" + e.getMessage() + ")");
+			return;
+		}
+		Pending call = pending.remove(answer.id());
+		if (call == null) {
+			return;
+		}
+		if (answer.failed()) {
+			call.result().tryEmitError(RemoteException.decode(new String(answer.bytes(), StandardCharsets.UTF_8)));
+			return;
+		}
+		try {
+			Object value = values.read(answer.bytes(), answer.allow() == null ? List.of() : List.of(answer.allow()),
+					"the result of " + call.what());
+			if (value == null) {
+				call.result().tryEmitEmpty();
+			}
+			else {
+				call.result().tryEmitValue(value);
+			}
+		}
+		catch (CodecException e) {
+			call.result().tryEmitError(e);
+		}
+	}
+
+	/** The manager is gone: every pending call fails, and so does every later one. */
+	void lost(String why) {
+		synchronized (this) {
+			if (lost != null) {
+				return;
+			}
+			lost = why;
+		}
+		Disposable route = served;
+		if (route != null) {
+			route.dispose();
+		}
+		ManagerLostException notStarted = new ManagerLostException("manager " + name + " was lost (" + why + ") before it took calls");
+		attached.tryEmitError(notStarted);
+		for (Long id : new ArrayList<>(pending.keySet())) {
+			Pending call = pending.remove(id);
+			if (call != null) {
+				call.result().tryEmitError(new ManagerLostException("manager " + name + " was lost (" + why + "); "
+						+ call.what() + " did not complete"));
+			}
+		}
+		FluxSink<byte[]> sink;
+		synchronized (this) {
+			sink = out;
+		}
+		if (sink != null) {
+			sink.complete();
+		}
+	}
+
+	@Override
+	public void close() {
+		lost("it was closed");
+		FiberProcess running = process;
+		if (running != null) {
+			running.terminate().subscribe(done -> { }, error -> { });
+		}
+		else {
+			closed.tryEmitEmpty();
+		}
+	}
+
+	@Override
+	public Mono<Void> onClose() {
+		return closed.asMono();
+	}
+
+	@Override
+	public String toString() {
+		return "AsyncManager[" + name + "]";
+	}
+}
