@@ -429,6 +429,11 @@ public final class Fiber implements AutoCloseable {
 		public QueueService queues() {
 			return queues;
 		}
+
+		@Override
+		public reactor.core.Disposable serve(String prefix, Router router) {
+			return Fiber.this.serve(prefix, router);
+		}
 	}
 
 	/**

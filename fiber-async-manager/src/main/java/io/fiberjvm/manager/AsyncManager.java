@@ -1,12 +1,9 @@
 package io.fiberjvm.manager;
 
-import reactor.core.publisher.Mono;
-
 import io.fiberjvm.Fiber;
-import io.fiberjvm.FiberProcess;
 
 /**
- * A job-backed process that hosts objects; {@link #create} returns a proxy of an async interface whose
+ * A {@link Manager} that also hosts objects of registered classes; {@link #create} returns a proxy of an async interface whose
  * methods send the call at once and return its result as a {@code Mono} (or {@code Flux}): the handle of
  * Python Fiber's {@code AsyncManager}.
  *
@@ -26,18 +23,12 @@ import io.fiberjvm.FiberProcess;
  * </ul>
  * Closing the {@link Fiber} stops every manager it started.
  */
-public interface AsyncManager extends AutoCloseable {
+public interface AsyncManager extends Manager {
 
 	/** A manager to configure and start on {@code fiber}: {@code AsyncManager.on(fiber).register(Env.class, CartPole.class).start()}. */
 	static ManagerCall on(Fiber fiber) {
 		return ManagerCall.of(fiber);
 	}
-
-	/** The manager's name; its process is named after it. */
-	String name();
-
-	/** The process hosting the objects. */
-	FiberProcess process();
 
 	/**
 	 * Creates an object of the class registered for {@code asyncInterface}, with the public constructor
@@ -47,11 +38,4 @@ public interface AsyncManager extends AutoCloseable {
 	 * @throws IllegalArgumentException if {@code asyncInterface} was not registered with this manager
 	 */
 	<A> A create(Class<A> asyncInterface, Object... args);
-
-	/** Stops the manager process; pending calls fail with {@link ManagerLostException}. Does not block. */
-	@Override
-	void close();
-
-	/** Completes once the manager process has ended. */
-	Mono<Void> onClose();
 }

@@ -16,6 +16,7 @@ import io.fiberjvm.Fiber;
 import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.config.ConfigKeys;
+import io.fiberjvm.queue.QueueContext;
 import io.fiberjvm.transport.Router;
 import io.fiberjvm.transport.UnknownRouteException;
 
@@ -82,23 +83,21 @@ public final class ManagerCall {
 		return new ManagerCall(fiber, registrations, name, resources.withGpu(gpu));
 	}
 
-	/** Starts the manager process when subscribed; emits the manager once it takes calls. */
+	/** Starts the manager process when subscribed; emits the manager once it takes calls. With nothing registered it hosts shared objects only. */
 	public Mono<AsyncManager> start() {
 		return Mono.defer(() -> {
-			if (registrations.isEmpty()) {
-				return Mono.error(new IllegalStateException("a manager with nothing registered can create nothing; "
-						+ "register(asyncInterface, implementation) before start()"));
-			}
 			String id = Long.toString(RANDOM.nextLong() >>> 1, 36);
 			String managerName = name != null ? name : "manager" + NAMES.incrementAndGet();
 			String prefix = "fiber.m-" + id + "/";
 			String route = prefix + "session";
 			ManagerSession session = new ManagerSession(managerName, registrations,
-					new ShippedValues(fiber.config().get(ConfigKeys.SERIAL_ALLOW)));
+					new ShippedValues(fiber.config().get(ConfigKeys.SERIAL_ALLOW)), fiber.resolvingHandles(QueueContext::current),
+					"fiber.shared-" + id + "/");
 			Disposable served = fiber.serve(prefix, new SessionRouter(route, session));
 			session.served(served);
 			return fiber.address()
-					.flatMap(parent -> fiber.process(new ManagerHost(parent.toString(), route, List.copyOf(registrations.values())))
+					.flatMap(parent -> fiber.process(new ManagerHost(parent.toString(), route, "fiber.shared-" + id + "/",
+									List.copyOf(registrations.values())))
 							.name(managerName).resources(resources).start())
 					.doOnNext(session::started)
 					.then(session.attached())

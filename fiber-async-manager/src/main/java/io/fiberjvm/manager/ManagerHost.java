@@ -39,12 +39,14 @@ final class ManagerHost implements FiberRunnable {
 
 	private final String parent;
 	private final String route;
+	private final String sharedPrefix;
 	private final List<Registration> registrations;
 	private transient QueueContext context;
 
-	ManagerHost(String parent, String route, List<Registration> registrations) {
+	ManagerHost(String parent, String route, String sharedPrefix, List<Registration> registrations) {
 		this.parent = parent;
 		this.route = route;
+		this.sharedPrefix = sharedPrefix;
 		this.registrations = List.copyOf(registrations);
 	}
 
@@ -68,6 +70,10 @@ final class ManagerHost implements FiberRunnable {
 		int maxError = Math.min(64 * 1024, context.maxFrameSize() / 2);
 		Connection connection = context.connectionTo(Endpoint.parse(parent)).block(config.get(ConfigKeys.START_TIMEOUT));
 		Sinks.Many<byte[]> answers = Sinks.many().unicast().onBackpressureBuffer();
+		// Shared objects are served by this process to every process of the run; the parent learns where first.
+		context.serve(sharedPrefix, new SharedObjects(sharedPrefix, values));
+		answers.emitNext(CallFrames.encode(new CallFrames.Answer(0, false, null,
+				context.localAddress().toString().getBytes(java.nio.charset.StandardCharsets.UTF_8))), Sinks.EmitFailureHandler.FAIL_FAST);
 		ExecutorService threads = Executors.newCachedThreadPool(task -> {
 			Thread thread = new Thread(task, "fiber-manager-object");
 			thread.setDaemon(true);

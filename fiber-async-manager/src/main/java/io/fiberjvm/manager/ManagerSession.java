@@ -27,6 +27,10 @@ import io.fiberjvm.codec.ShippedValues;
  */
 final class ManagerSession implements AsyncManager {
 
+	/** What a shared-object handle needs to reach its manager. */
+	record Shared(String manager, String address, String prefix, io.fiberjvm.queue.QueueContext context) {
+	}
+
 	/** A call sent and not answered: what it was, for errors, and where its result goes. */
 	private record Pending(String what, Sinks.One<Object> result) {
 	}
@@ -43,11 +47,46 @@ final class ManagerSession implements AsyncManager {
 	private String lost;
 	private volatile FiberProcess process;
 	private volatile Disposable served;
+	private final io.fiberjvm.queue.QueueContext context;
+	private final String sharedPrefix;
+	private volatile String address;
 
-	ManagerSession(String name, Map<String, Registration> registrations, ShippedValues values) {
+	ManagerSession(String name, Map<String, Registration> registrations, ShippedValues values,
+			io.fiberjvm.queue.QueueContext context, String sharedPrefix) {
 		this.name = name;
 		this.registrations = registrations;
 		this.values = values;
+		this.context = context;
+		this.sharedPrefix = sharedPrefix;
+	}
+
+	private Shared shared() {
+		return new Shared(name, address, sharedPrefix, context);
+	}
+
+	@Override
+	public <K, V> SharedMap<K, V> map(String name) {
+		return new SharedMap<>(shared(), name);
+	}
+
+	@Override
+	public <T> SharedList<T> list(String name) {
+		return new SharedList<>(shared(), name);
+	}
+
+	@Override
+	public <T> SharedValue<T> value(String name) {
+		return new SharedValue<>(shared(), name);
+	}
+
+	@Override
+	public SharedCounter counter(String name) {
+		return new SharedCounter(shared(), name);
+	}
+
+	@Override
+	public <T> SharedQueue<T> queue(String name) {
+		return new SharedQueue<>(shared(), name);
 	}
 
 	void served(Disposable served) {
@@ -80,7 +119,6 @@ final class ManagerSession implements AsyncManager {
 			sink.onCancel(() -> lost("its session was cancelled"));
 			Flux.from(answers).subscribe(this::answer, error -> lost("its connection failed (" + error.getMessage() + ")"),
 					() -> lost("it ended its session"));
-			attached.tryEmitValue(this);
 		}, FluxSink.OverflowStrategy.BUFFER);
 	}
 
@@ -173,6 +211,12 @@ final class ManagerSession implements AsyncManager {
 		}
 		catch (CodecException e) {
 			lost("it sent a malformed answer (" + e.getMessage() + ")");
+			return;
+		}
+		if (answer.id() == 0) {
+			// The manager's first word: where its shared objects are served. Now it takes calls.
+			address = new String(answer.bytes(), StandardCharsets.UTF_8);
+			attached.tryEmitValue(this);
 			return;
 		}
 		Pending call = pending.remove(answer.id());

@@ -30,6 +30,14 @@ public interface QueueContext {
 	/** The queues this runtime hosts and the handles it has read. */
 	QueueService queues();
 
+	/**
+	 * Serves routes starting with {@code prefix} on this runtime, as {@link io.fiberjvm.Fiber#serve} does:
+	 * how a module's process (a manager, say) offers its own services.
+	 */
+	default reactor.core.Disposable serve(String prefix, io.fiberjvm.transport.Router router) {
+		throw new UnsupportedOperationException("this runtime serves no module routes");
+	}
+
 	/** The context reading handles on this thread, if any. */
 	static QueueContext current() {
 		return Scope.CURRENT.get();

@@ -1,0 +1,48 @@
+package io.fiberjvm.manager;
+
+import reactor.core.publisher.Mono;
+
+import io.fiberjvm.Fiber;
+import io.fiberjvm.FiberProcess;
+
+/**
+ * A job-backed process that hosts shared objects (maps, lists, values, counters, queues) for every
+ * process of the run its handles are handed to. Every operation returns a Mono; each handle has a
+ * {@code blocking()} view as a thin convenience.
+ *
+ * <p>What is atomic: each single operation on one object (including {@code compute} on a map and
+ * {@code update} on a value, which run a shipped function in the manager under the object's lock).
+ * Sequences of operations are not. Values travel as copies, nested ones included: a list you got from
+ * a map is yours; change it and put it back (or use {@code compute}). Objects are made on first use,
+ * by kind and name; the same name in two processes is the same object.
+ */
+public interface Manager extends AutoCloseable {
+
+	/** A manager to configure and start on {@code fiber}. */
+	static ManagerCall on(Fiber fiber) {
+		return ManagerCall.of(fiber);
+	}
+
+	/** The manager's name; its process is named after it. */
+	String name();
+
+	/** The process hosting the objects. */
+	FiberProcess process();
+
+	<K, V> SharedMap<K, V> map(String name);
+
+	<T> SharedList<T> list(String name);
+
+	<T> SharedValue<T> value(String name);
+
+	SharedCounter counter(String name);
+
+	<T> SharedQueue<T> queue(String name);
+
+	/** Stops the manager process; pending calls fail with {@link ManagerLostException}. Does not block. */
+	@Override
+	void close();
+
+	/** Completes once the manager process has ended. */
+	Mono<Void> onClose();
+}

@@ -1,0 +1,217 @@
+package io.fiberjvm.manager;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.MonoSink;
+
+import io.fiberjvm.codec.ShippedValues;
+import io.fiberjvm.transport.Router;
+import io.fiberjvm.transport.UnknownRouteException;
+
+/**
+ * The shared objects of one manager, in its process, and the routes every process of the run reaches
+ * them on: {@code fiber.shared-<manager>/<kind>/<name>/<operation>}, request-response. Each operation
+ * runs under its object's lock, so it is atomic; a sequence of operations is not.
+ */
+final class SharedObjects implements Router {
+
+	private final String prefix;
+	private final ShippedValues values;
+	private final Map<String, Object> objects = new ConcurrentHashMap<>();
+
+	SharedObjects(String prefix, ShippedValues values) {
+		this.prefix = prefix;
+		this.values = values;
+	}
+
+	/** A queue's items and the takers waiting for one. */
+	private static final class QueueState {
+		final ArrayDeque<Object> items = new ArrayDeque<>();
+		final ArrayDeque<MonoSink<Object>> takers = new ArrayDeque<>();
+	}
+
+	/** A single value, or a counter. */
+	private static final class ValueState {
+		Object value;
+	}
+
+	@Override
+	public Mono<byte[]> requestResponse(String route, byte[] data) {
+		return Mono.defer(() -> {
+			String[] parts = route.startsWith(prefix) ? route.substring(prefix.length()).split("/", -1) : new String[0];
+			if (parts.length != 3) {
+				return Mono.error(new UnknownRouteException("no shared object at '" + route + "'"));
+			}
+			String kind = parts[0];
+			String op = parts[2];
+			CallFrames.Call call = CallFrames.decodeCall(data);
+			Object[] args = new Object[call.args().size()];
+			for (int i = 0; i < args.length; i++) {
+				args[i] = values.read(call.args().get(i), call.allow(), "argument " + i + " of " + kind + " " + parts[1] + "." + op);
+			}
+			String key = kind + "/" + parts[1];
+			Mono<Object> result = switch (kind) {
+				case "map" -> Mono.fromCallable(() -> map(state(key, LinkedHashMap::new), op, args));
+				case "list" -> Mono.fromCallable(() -> list(state(key, ArrayList::new), op, args));
+				case "value" -> Mono.fromCallable(() -> value(state(key, ValueState::new), op, args, false));
+				case "counter" -> Mono.fromCallable(() -> value(state(key, ValueState::new), op, args, true));
+				case "queue" -> queue(state(key, QueueState::new), op, args);
+				default -> Mono.error(new UnknownRouteException("no kind of shared object called '" + kind + "'"));
+			};
+			return result.map(this::encode).defaultIfEmpty(encode(null));
+		});
+	}
+
+	private byte[] encode(Object value) {
+		return CallFrames.encode(new CallFrames.Answer(0, false, ShippedValues.allowFor(value), values.write(value, "the result")));
+	}
+
+	@SuppressWarnings("unchecked")
+	private <S> S state(String key, java.util.function.Supplier<S> create) {
+		return (S) objects.computeIfAbsent(key, k -> create.get());
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Object map(Map<Object, Object> map, String op, Object[] args) {
+		synchronized (map) {
+			return switch (op) {
+				case "get" -> map.get(args[0]);
+				case "put" -> map.put(args[0], Objects.requireNonNull(args[1], "a shared map holds no null values"));
+				case "putIfAbsent" -> map.putIfAbsent(args[0], Objects.requireNonNull(args[1], "a shared map holds no null values"));
+				case "remove" -> map.remove(args[0]);
+				case "containsKey" -> map.containsKey(args[0]);
+				case "size" -> map.size();
+				case "snapshot" -> new LinkedHashMap<>(map);
+				case "compute" -> map.compute(args[0], (BiFunction<Object, Object, Object>) args[1]);
+				case "clear" -> {
+					map.clear();
+					yield null;
+				}
+				default -> throw new UnsupportedOperationException("a shared map has no operation '" + op + "'");
+			};
+		}
+	}
+
+	private static Object list(List<Object> list, String op, Object[] args) {
+		synchronized (list) {
+			return switch (op) {
+				case "add" -> {
+					list.add(Objects.requireNonNull(args[0], "a shared list holds no null items"));
+					yield list.size();
+				}
+				case "get" -> list.get((Integer) args[0]);
+				case "set" -> list.set((Integer) args[0], Objects.requireNonNull(args[1], "a shared list holds no null items"));
+				case "remove" -> list.remove((int) (Integer) args[0]);
+				case "size" -> list.size();
+				case "snapshot" -> new ArrayList<>(list);
+				default -> throw new UnsupportedOperationException("a shared list has no operation '" + op + "'");
+			};
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Object value(ValueState state, String op, Object[] args, boolean counter) {
+		synchronized (state) {
+			if (counter && state.value == null) {
+				state.value = 0L;
+			}
+			return switch (op) {
+				case "get" -> state.value;
+				case "set" -> {
+					Object previous = state.value;
+					state.value = args[0];
+					yield previous;
+				}
+				case "compareAndSet" -> {
+					boolean matches = Objects.equals(state.value, args[0]);
+					if (matches) {
+						state.value = args[1];
+					}
+					yield matches;
+				}
+				case "update" -> {
+					state.value = ((Function<Object, Object>) args[0]).apply(state.value);
+					yield state.value;
+				}
+				case "addAndGet" -> {
+					state.value = (Long) state.value + (Long) args[0];
+					yield state.value;
+				}
+				default -> throw new UnsupportedOperationException("a shared " + (counter ? "counter" : "value")
+						+ " has no operation '" + op + "'");
+			};
+		}
+	}
+
+	private static Mono<Object> queue(QueueState queue, String op, Object[] args) {
+		return switch (op) {
+			case "put" -> Mono.fromRunnable(() -> {
+				Object item = Objects.requireNonNull(args[0], "a shared queue holds no null items");
+				MonoSink<Object> taker;
+				synchronized (queue) {
+					taker = queue.takers.poll();
+					if (taker == null) {
+						queue.items.add(item);
+					}
+				}
+				if (taker != null) {
+					taker.success(item);
+				}
+			});
+			case "take" -> Mono.create(sink -> {
+				Object item;
+				synchronized (queue) {
+					item = queue.items.poll();
+					if (item == null) {
+						queue.takers.add(sink);
+						// A taker that goes away (cancelled, connection lost) must not swallow a later item.
+						sink.onDispose(() -> {
+							synchronized (queue) {
+								queue.takers.remove(sink);
+							}
+						});
+					}
+				}
+				if (item != null) {
+					sink.success(item);
+				}
+			});
+			case "poll" -> Mono.fromCallable(() -> {
+				synchronized (queue) {
+					return queue.items.poll();
+				}
+			});
+			case "size" -> Mono.fromCallable(() -> {
+				synchronized (queue) {
+					return queue.items.size();
+				}
+			});
+			default -> Mono.error(new UnsupportedOperationException("a shared queue has no operation '" + op + "'"));
+		};
+	}
+
+	@Override
+	public Flux<byte[]> requestStream(String route, byte[] data) {
+		return Flux.error(new UnknownRouteException("shared-object route '" + route + "' serves only request-response"));
+	}
+
+	@Override
+	public Flux<byte[]> requestChannel(String route, org.reactivestreams.Publisher<byte[]> data) {
+		return Flux.error(new UnknownRouteException("shared-object route '" + route + "' serves only request-response"));
+	}
+
+	@Override
+	public Mono<Void> fireAndForget(String route, byte[] data) {
+		return Mono.error(new UnknownRouteException("shared-object route '" + route + "' serves only request-response"));
+	}
+}

@@ -1,0 +1,64 @@
+package io.fiberjvm.manager;
+
+import reactor.core.publisher.Mono;
+
+import io.fiberjvm.FiberFunction;
+
+/** One value hosted by a manager (empty until set), reachable from every process it is handed to; each operation is atomic. */
+public final class SharedValue<T> extends SharedObject {
+
+	private static final long serialVersionUID = 1L;
+
+	SharedValue(ManagerSession.Shared shared, String name) {
+		super(shared, "value", name);
+	}
+
+	@SuppressWarnings("unchecked")
+	public Mono<T> get() {
+		return call("get").map(v -> (T) v);
+	}
+
+	/** Sets the value; emits the previous one, or completes empty if there was none. */
+	@SuppressWarnings("unchecked")
+	public Mono<T> set(T value) {
+		return call("set", value).map(v -> (T) v);
+	}
+
+	/** Sets {@code update} if the value equals {@code expect}; emits whether it did. */
+	public Mono<Boolean> compareAndSet(T expect, T update) {
+		return call("compareAndSet", expect, update).cast(Boolean.class);
+	}
+
+	/** Replaces the value with {@code fn(value)} in the manager, atomically; emits the new value. The function is shipped. */
+	@SuppressWarnings("unchecked")
+	public Mono<T> update(FiberFunction<? super T, ? extends T> fn) {
+		return call("update", fn).map(v -> (T) v);
+	}
+
+	/** The same value, each operation waiting for its answer. */
+	public Blocking<T> blocking() {
+		return new Blocking<>(this);
+	}
+
+	/** A {@link SharedValue} whose operations wait for their answers. */
+	public static final class Blocking<T> {
+
+		private final SharedValue<T> value;
+
+		Blocking(SharedValue<T> value) {
+			this.value = value;
+		}
+
+		public T get() {
+			return value.get().block(BLOCKING_WAIT);
+		}
+
+		public T set(T v) {
+			return value.set(v).block(BLOCKING_WAIT);
+		}
+
+		public T update(FiberFunction<? super T, ? extends T> fn) {
+			return value.update(fn).block(BLOCKING_WAIT);
+		}
+	}
+}
