@@ -42,9 +42,9 @@ public final class AsyncCartPole {
 				envs.add(started.get(i).create(CartPoleEnv.class, (long) i));
 			}
 			System.out.printf("%d CartPole environments, each in its own manager process%n", envs.size());
-			// Warm both ways up first: the JIT of every JVM involved, so neither mode pays for it alone.
-			run(envs, Math.min(steps, 1000), false);
-			run(envs, Math.min(steps, 1000), true);
+			// Warm both ways up first with a full pass each: the JIT of every JVM involved, so neither mode pays for it alone.
+			run(envs, steps, false);
+			run(envs, steps, true);
 			Result sync = run(envs, steps, false);
 			Result async = run(envs, steps, true);
 			System.out.printf("sync proxies : %d steps x %d envs in %.2f s, %d episodes ended, total reward %.0f%n",
