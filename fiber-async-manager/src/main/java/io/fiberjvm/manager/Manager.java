@@ -14,7 +14,13 @@ import io.fiberjvm.FiberProcess;
  * {@code update} on a value, which run a shipped function in the manager under the object's lock).
  * Sequences of operations are not. Values travel as copies, nested ones included: a list you got from
  * a map is yours; change it and put it back (or use {@code compute}). Objects are made on first use,
- * by kind and name; the same name in two processes is the same object.
+ * by kind and name; the same name in two processes is the same object, and nothing is ever released
+ * (a manager lives as long as its run). Handles work in every job-backed process they reach: shipped
+ * targets, pool functions and arguments, arguments to managed objects. Operations are lazy: nothing is
+ * sent until the Mono is subscribed, and each subscription runs the operation again. A
+ * {@link SharedQueue}'s items are delivered at most once. Values of classes outside the run's
+ * allow-list inside a container (a {@code List<Point>}) need {@code fiber.serial-allow}: only the
+ * outer value's own package is admitted by its sender.
  */
 public interface Manager extends AutoCloseable {
 

@@ -102,7 +102,9 @@ public final class ManagerCall {
 					.doOnNext(session::started)
 					.then(session.attached())
 					.timeout(fiber.config().get(ConfigKeys.START_TIMEOUT))
-					.doOnError(error -> session.close());
+					.doOnError(error -> session.close())
+					// A cancelled start (say, another start in the same flatMap failed) must not leave a process behind.
+					.doOnCancel(session::close);
 		});
 	}
 

@@ -71,7 +71,7 @@ final class ManagerHost implements FiberRunnable {
 		Connection connection = context.connectionTo(Endpoint.parse(parent)).block(config.get(ConfigKeys.START_TIMEOUT));
 		Sinks.Many<byte[]> answers = Sinks.many().unicast().onBackpressureBuffer();
 		// Shared objects are served by this process to every process of the run; the parent learns where first.
-		context.serve(sharedPrefix, new SharedObjects(sharedPrefix, values));
+		context.serve(sharedPrefix, new SharedObjects(sharedPrefix, values, context));
 		answers.emitNext(CallFrames.encode(new CallFrames.Answer(0, false, null,
 				context.localAddress().toString().getBytes(java.nio.charset.StandardCharsets.UTF_8))), Sinks.EmitFailureHandler.FAIL_FAST);
 		ExecutorService threads = Executors.newCachedThreadPool(task -> {
@@ -159,7 +159,9 @@ final class ManagerHost implements FiberRunnable {
 		Class<?> type = Class.forName(call.name(), true, Thread.currentThread().getContextClassLoader());
 		Object[] args = new Object[call.args().size()];
 		for (int i = 0; i < args.length; i++) {
-			args[i] = values.read(call.args().get(i), call.allow(), "argument " + i + " of the constructor of " + call.name());
+			int index = i;
+			args[i] = QueueContext.resolving(context,
+					() -> values.read(call.args().get(index), call.allow(), "argument " + index + " of the constructor of " + call.name()));
 		}
 		for (Constructor<?> constructor : type.getConstructors()) {
 			if (accepts(constructor.getParameterTypes(), args)) {
@@ -181,11 +183,30 @@ final class ManagerHost implements FiberRunnable {
 		}
 		for (int i = 0; i < args.length; i++) {
 			Class<?> type = parameters[i].isPrimitive() ? boxed(parameters[i]) : parameters[i];
-			if (args[i] == null ? parameters[i].isPrimitive() : !type.isInstance(args[i])) {
+			if (args[i] == null ? parameters[i].isPrimitive() : !type.isInstance(args[i]) && !widens(args[i], parameters[i])) {
 				return false;
 			}
 		}
 		return true;
+	}
+
+	/** Whether a boxed number widens to a primitive parameter, as Java widens {@code int} to {@code long}. */
+	private static boolean widens(Object arg, Class<?> parameter) {
+		if (!parameter.isPrimitive() || !(arg instanceof Number || arg instanceof Character)) {
+			return false;
+		}
+		String[] order = {"byte", "short", "int", "long", "float", "double"};
+		java.util.List<String> ranks = java.util.List.of(order);
+		String from = switch (arg.getClass().getSimpleName()) {
+			case "Byte" -> "byte";
+			case "Short" -> "short";
+			case "Character", "Integer" -> "int";
+			case "Long" -> "long";
+			case "Float" -> "float";
+			case "Double" -> "double";
+			default -> null;
+		};
+		return from != null && ranks.contains(parameter.getName()) && ranks.indexOf(from) <= ranks.indexOf(parameter.getName());
 	}
 
 	private static Class<?> boxed(Class<?> primitive) {
@@ -201,10 +222,12 @@ final class ManagerHost implements FiberRunnable {
 		throw new IllegalArgumentException(type.getName() + " has no public method " + name + parameterTypes);
 	}
 
-	private static Object[] args(CallFrames.Call call, ShippedValues values) {
+	private Object[] args(CallFrames.Call call, ShippedValues values) {
 		Object[] args = new Object[call.args().size()];
 		for (int i = 0; i < args.length; i++) {
-			args[i] = values.read(call.args().get(i), call.allow(), "argument " + i + " of " + call.name());
+			int index = i;
+			// Handles (queues, shared objects) passed as arguments work in the object.
+			args[i] = QueueContext.resolving(context, () -> values.read(call.args().get(index), call.allow(), "argument " + index + " of " + call.name()));
 		}
 		return args;
 	}
@@ -230,7 +253,11 @@ final class ManagerHost implements FiberRunnable {
 		CallFrames.Answer answer;
 		if (error == null) {
 			try {
-				answer = new CallFrames.Answer(id, false, ShippedValues.allowFor(value), values.write(value, "the result"));
+				byte[] bytes = values.write(value, "the result");
+				if (bytes != null && bytes.length > maxError * 16L) {
+					throw new CodecException("the result is " + bytes.length + " bytes, more than a frame (fiber.max-frame-size) carries");
+				}
+				answer = new CallFrames.Answer(id, false, ShippedValues.allowFor(value), bytes);
 			}
 			catch (CodecException e) {
 				error = e;

@@ -50,9 +50,14 @@ final class ManagerSession implements AsyncManager {
 	private final io.fiberjvm.queue.QueueContext context;
 	private final String sharedPrefix;
 	private volatile String address;
+	/** The largest call frame that still fits the transport's frame, with room for its header. */
+	private final int maxCall;
+	/** Why the objects' creations failed here, before they were sent: every call on them fails with it. */
+	private final Map<Long, Throwable> unsent = new ConcurrentHashMap<>();
 
 	ManagerSession(String name, Map<String, Registration> registrations, ShippedValues values,
 			io.fiberjvm.queue.QueueContext context, String sharedPrefix) {
+		this.maxCall = Math.max(1024, context.maxFrameSize() - 4096);
 		this.name = name;
 		this.registrations = registrations;
 		this.values = values;
@@ -142,14 +147,28 @@ final class ManagerSession implements AsyncManager {
 		long object = objects.incrementAndGet();
 		String label = asyncInterface.getSimpleName() + "#" + object + " in manager " + name;
 		// The creation is the object's first call: calls made on the proxy queue behind it.
-		send(CallFrames.CREATE, object, registration.implementation(), List.of(), args == null ? new Object[0] : args,
-				"creating " + label).subscribe(done -> { }, error -> { });
+		Mono<Object> created = send(CallFrames.CREATE, object, registration.implementation(), List.of(),
+				args == null ? new Object[0] : args, "creating " + label);
+		created.subscribe(done -> { }, error -> {
+			if (error instanceof CodecException) {
+				unsent.put(object, error);
+			}
+		});
+		Throwable refused = unsent.get(object);
+		if (refused != null) {
+			// An argument that cannot travel: say so now, naming it, rather than on every call.
+			throw (RuntimeException) refused;
+		}
 		Object proxy = Proxy.newProxyInstance(asyncInterface.getClassLoader(), new Class<?>[] {asyncInterface},
 				(self, method, callArgs) -> invoke(self, method, callArgs, object, label));
 		return asyncInterface.cast(proxy);
 	}
 
-	private Object invoke(Object self, Method method, Object[] args, long object, String label) {
+	private Object invoke(Object self, Method method, Object[] args, long object, String label) throws Throwable {
+		if (method.isDefault()) {
+			// A default method is the interface's own code: it runs here, calling the proxy's other methods.
+			return java.lang.reflect.InvocationHandler.invokeDefault(self, method, args);
+		}
 		if (method.getDeclaringClass() == Object.class) {
 			return switch (method.getName()) {
 				case "toString" -> label;
@@ -189,6 +208,10 @@ final class ManagerSession implements AsyncManager {
 		long id = calls.incrementAndGet();
 		Sinks.One<Object> result = Sinks.one();
 		byte[] frame = CallFrames.encode(new CallFrames.Call(kind, id, object, name, parameterTypes, allow, encoded));
+		if (frame.length > maxCall) {
+			return Mono.error(new CodecException(what + " is " + frame.length + " bytes with its arguments, more than a frame "
+					+ "(fiber.max-frame-size) carries; send large data through a queue or in parts"));
+		}
 		String gone;
 		synchronized (this) {
 			gone = lost;
@@ -228,8 +251,8 @@ final class ManagerSession implements AsyncManager {
 			return;
 		}
 		try {
-			Object value = values.read(answer.bytes(), answer.allow() == null ? List.of() : List.of(answer.allow()),
-					"the result of " + call.what());
+			Object value = io.fiberjvm.queue.QueueContext.resolving(context, () -> values.read(answer.bytes(),
+					answer.allow() == null ? List.of() : List.of(answer.allow()), "the result of " + call.what()));
 			if (value == null) {
 				call.result().tryEmitEmpty();
 			}

@@ -36,7 +36,13 @@ final class SerialExecutor implements Executor {
 					return;
 				}
 			}
-			next.run();
+			try {
+				next.run();
+			}
+			catch (RuntimeException | Error e) {
+				// One task's failure must not stop the object's later calls.
+				org.slf4j.LoggerFactory.getLogger(SerialExecutor.class).warn("a call failed outside its own handling: {}", e.toString());
+			}
 		}
 	}
 }

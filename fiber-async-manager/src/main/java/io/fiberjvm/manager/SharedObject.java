@@ -79,12 +79,14 @@ abstract class SharedObject implements Serializable {
 			byte[] frame = CallFrames.encode(new CallFrames.Call(CallFrames.CALL, 0, 0, operation, List.of(), allow, encoded));
 			return context.connectionTo(Endpoint.parse(address))
 					.flatMap(connection -> connection.requestResponse(route + operation, frame))
-					.onErrorMap(error -> !(error instanceof RemoteException) && !(error instanceof CodecException),
+					// Only a failure to reach the manager means it is lost; the operation's own errors pass as they are.
+					.onErrorMap(error -> !(error instanceof RemoteException) && !(error instanceof CodecException)
+							&& !(error instanceof io.fiberjvm.transport.FrameTooLargeException),
 							error -> new ManagerLostException("cannot reach " + description + " (" + error.getMessage() + ")"))
 					.flatMap(bytes -> {
 						CallFrames.Answer answer = CallFrames.decodeAnswer(bytes);
-						return Mono.justOrEmpty(values.read(answer.bytes(), answer.allow() == null ? List.of() : List.of(answer.allow()),
-								"the result of " + operation + " on " + description));
+						return Mono.justOrEmpty(QueueContext.resolving(context, () -> values.read(answer.bytes(),
+								answer.allow() == null ? List.of() : List.of(answer.allow()), "the result of " + operation + " on " + description)));
 					});
 		});
 	}

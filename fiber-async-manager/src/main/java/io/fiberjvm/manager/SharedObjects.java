@@ -13,6 +13,7 @@ import java.util.function.Function;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
+import reactor.core.scheduler.Schedulers;
 
 import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.transport.Router;
@@ -28,10 +29,12 @@ final class SharedObjects implements Router {
 	private final String prefix;
 	private final ShippedValues values;
 	private final Map<String, Object> objects = new ConcurrentHashMap<>();
+	private final io.fiberjvm.queue.QueueContext context;
 
-	SharedObjects(String prefix, ShippedValues values) {
+	SharedObjects(String prefix, ShippedValues values, io.fiberjvm.queue.QueueContext context) {
 		this.prefix = prefix;
 		this.values = values;
+		this.context = context;
 	}
 
 	/** A queue's items and the takers waiting for one. */
@@ -57,10 +60,13 @@ final class SharedObjects implements Router {
 			CallFrames.Call call = CallFrames.decodeCall(data);
 			Object[] args = new Object[call.args().size()];
 			for (int i = 0; i < args.length; i++) {
-				args[i] = values.read(call.args().get(i), call.allow(), "argument " + i + " of " + kind + " " + parts[1] + "." + op);
+				int index = i;
+				args[i] = io.fiberjvm.queue.QueueContext.resolving(context,
+						() -> values.read(call.args().get(index), call.allow(), "argument " + index + " of " + kind + " " + parts[1] + "." + op));
 			}
 			String key = kind + "/" + parts[1];
-			Mono<Object> result = switch (kind) {
+			// Off the network thread: a shipped function (compute, update) may take its time.
+			return switch (kind) {
 				case "map" -> Mono.fromCallable(() -> map(state(key, LinkedHashMap::new), op, args));
 				case "list" -> Mono.fromCallable(() -> list(state(key, ArrayList::new), op, args));
 				case "value" -> Mono.fromCallable(() -> value(state(key, ValueState::new), op, args, false));
@@ -68,10 +74,10 @@ final class SharedObjects implements Router {
 				case "queue" -> queue(state(key, QueueState::new), op, args);
 				default -> Mono.error(new UnknownRouteException("no kind of shared object called '" + kind + "'"));
 			};
-			return result.map(this::encode).defaultIfEmpty(encode(null));
-		});
+		}).subscribeOn(Schedulers.boundedElastic());
 	}
 
+	/** Encodes under the object's lock, so the copy that travels is never torn by a concurrent change. */
 	private byte[] encode(Object value) {
 		return CallFrames.encode(new CallFrames.Answer(0, false, ShippedValues.allowFor(value), values.write(value, "the result")));
 	}
@@ -82,9 +88,9 @@ final class SharedObjects implements Router {
 	}
 
 	@SuppressWarnings("unchecked")
-	private static Object map(Map<Object, Object> map, String op, Object[] args) {
+	private byte[] map(Map<Object, Object> map, String op, Object[] args) {
 		synchronized (map) {
-			return switch (op) {
+			return encode(switch (op) {
 				case "get" -> map.get(args[0]);
 				case "put" -> map.put(args[0], Objects.requireNonNull(args[1], "a shared map holds no null values"));
 				case "putIfAbsent" -> map.putIfAbsent(args[0], Objects.requireNonNull(args[1], "a shared map holds no null values"));
@@ -98,13 +104,13 @@ final class SharedObjects implements Router {
 					yield null;
 				}
 				default -> throw new UnsupportedOperationException("a shared map has no operation '" + op + "'");
-			};
+			});
 		}
 	}
 
-	private static Object list(List<Object> list, String op, Object[] args) {
+	private byte[] list(List<Object> list, String op, Object[] args) {
 		synchronized (list) {
-			return switch (op) {
+			return encode(switch (op) {
 				case "add" -> {
 					list.add(Objects.requireNonNull(args[0], "a shared list holds no null items"));
 					yield list.size();
@@ -115,17 +121,17 @@ final class SharedObjects implements Router {
 				case "size" -> list.size();
 				case "snapshot" -> new ArrayList<>(list);
 				default -> throw new UnsupportedOperationException("a shared list has no operation '" + op + "'");
-			};
+			});
 		}
 	}
 
 	@SuppressWarnings("unchecked")
-	private static Object value(ValueState state, String op, Object[] args, boolean counter) {
+	private byte[] value(ValueState state, String op, Object[] args, boolean counter) {
 		synchronized (state) {
 			if (counter && state.value == null) {
 				state.value = 0L;
 			}
-			return switch (op) {
+			return encode(switch (op) {
 				case "get" -> state.value;
 				case "set" -> {
 					Object previous = state.value;
@@ -149,51 +155,53 @@ final class SharedObjects implements Router {
 				}
 				default -> throw new UnsupportedOperationException("a shared " + (counter ? "counter" : "value")
 						+ " has no operation '" + op + "'");
-			};
+			});
 		}
 	}
 
-	private static Mono<Object> queue(QueueState queue, String op, Object[] args) {
+	/**
+	 * A put hands its item to the longest-waiting taker under the queue's lock; a taker that went away
+	 * (cancelled, or its request ended) has been removed under the same lock, so no item goes to it. An
+	 * item already sent to a taker whose process then dies is lost with it: delivery is at most once.
+	 */
+	private Mono<byte[]> queue(QueueState queue, String op, Object[] args) {
 		return switch (op) {
-			case "put" -> Mono.fromRunnable(() -> {
+			case "put" -> Mono.fromCallable(() -> {
 				Object item = Objects.requireNonNull(args[0], "a shared queue holds no null items");
-				MonoSink<Object> taker;
 				synchronized (queue) {
-					taker = queue.takers.poll();
-					if (taker == null) {
-						queue.items.add(item);
+					// A taker that went away was removed under this lock, so the first one left is live.
+					MonoSink<Object> taker = queue.takers.poll();
+					if (taker != null) {
+						taker.success(encode(item));
+						return encode(null);
 					}
-				}
-				if (taker != null) {
-					taker.success(item);
+					queue.items.add(item);
+					return encode(null);
 				}
 			});
-			case "take" -> Mono.create(sink -> {
-				Object item;
+			case "take" -> Mono.<Object>create(sink -> {
 				synchronized (queue) {
-					item = queue.items.poll();
-					if (item == null) {
-						queue.takers.add(sink);
-						// A taker that goes away (cancelled, connection lost) must not swallow a later item.
-						sink.onDispose(() -> {
-							synchronized (queue) {
-								queue.takers.remove(sink);
-							}
-						});
+					Object item = queue.items.poll();
+					if (item != null) {
+						sink.success(encode(item));
+						return;
 					}
+					queue.takers.add(sink);
+					sink.onCancel(() -> {
+						synchronized (queue) {
+							queue.takers.remove(sink);
+						}
+					});
 				}
-				if (item != null) {
-					sink.success(item);
-				}
-			});
+			}).cast(byte[].class);
 			case "poll" -> Mono.fromCallable(() -> {
 				synchronized (queue) {
-					return queue.items.poll();
+					return encode(queue.items.poll());
 				}
 			});
 			case "size" -> Mono.fromCallable(() -> {
 				synchronized (queue) {
-					return queue.items.size();
+					return encode(queue.items.size());
 				}
 			});
 			default -> Mono.error(new UnsupportedOperationException("a shared queue has no operation '" + op + "'"));

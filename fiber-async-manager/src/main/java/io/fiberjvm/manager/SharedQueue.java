@@ -53,8 +53,9 @@ public final class SharedQueue<T> extends SharedObject {
 			queue.put(item).block(BLOCKING_WAIT);
 		}
 
+		/** Waits as long as it takes for an item, like {@link java.util.concurrent.BlockingQueue#take()}. */
 		public T take() {
-			return queue.take().block(BLOCKING_WAIT);
+			return queue.take().block();
 		}
 	}
 }

@@ -39,6 +39,13 @@ class AsyncManagerTest {
 		Mono<long[]> hold(long millis);
 
 		Mono<Void> fail(String why);
+
+		Mono<Integer> length(double[] data);
+
+		/** The interface's own code, run where the proxy is. */
+		default Mono<Integer> addTwice(int n) {
+			return add(n).then(add(n));
+		}
 	}
 
 	/** A counter that remembers what was added, in order. */
@@ -76,6 +83,10 @@ class AsyncManagerTest {
 
 		public void fail(String why) {
 			throw new IllegalStateException(why);
+		}
+
+		public int length(double[] data) {
+			return data.length;
 		}
 	}
 
@@ -119,6 +130,26 @@ class AsyncManagerTest {
 		StepVerifier.create(counter.history()).expectNext(List.of(1, 2)).verifyComplete();
 		StepVerifier.create(counter.each()).expectNext(1, 2).verifyComplete();
 		assertThat(counter.toString()).contains("Counter#").contains("calls");
+	}
+
+	@Test
+	void defaultMethodsRunLocallyOverRemoteCalls() {
+		Counter counter = start("defaults").create(Counter.class);
+		StepVerifier.create(counter.addTwice(5)).expectNext(10).verifyComplete();
+	}
+
+	@Test
+	void argumentsThatCannotTravelAreRefusedNamingThemAndTheManagerGoesOn() {
+		AsyncManager manager = start("sizes");
+		Counter counter = manager.create(Counter.class);
+		// 2 million doubles are 16 MB: more than the default 8 MiB frame.
+		StepVerifier.create(counter.length(new double[2_000_000]))
+				.expectErrorSatisfies(e -> assertThat(e).isInstanceOf(io.fiberjvm.codec.CodecException.class)
+						.hasMessageContaining("length").hasMessageContaining("max-frame-size"))
+				.verify(LONG);
+		StepVerifier.create(counter.length(new double[1000])).expectNext(1000).verifyComplete();
+		assertThatThrownBy(() -> manager.create(Counter.class, new Object()))
+				.isInstanceOf(io.fiberjvm.codec.CodecException.class).hasMessageContaining("not Serializable");
 	}
 
 	@Test

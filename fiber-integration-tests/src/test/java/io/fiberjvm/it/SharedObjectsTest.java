@@ -100,6 +100,16 @@ class SharedObjectsTest {
 	}
 
 	@Test
+	void handlesWorkInsidePoolWorkers() {
+		SharedCounter counter = manager.counter("from-pool");
+		io.fiberjvm.pool.FiberPool pool = fiber.pool(2).name("counting").open();
+		List<Long> seen = pool.map((io.fiberjvm.FiberFunction<Integer, Long>) x -> counter.blocking().incrementAndGet(),
+				Flux.range(0, 20)).collectList().block(LONG);
+		assertThat(seen).hasSize(20).doesNotHaveDuplicates();
+		assertThat(counter.blocking().get()).isEqualTo(20);
+	}
+
+	@Test
 	void aQueueTakeWaitsForAPutFromAnotherProcess() {
 		SharedQueue<String> queue = manager.queue("jobs");
 		var taken = queue.take().toFuture();

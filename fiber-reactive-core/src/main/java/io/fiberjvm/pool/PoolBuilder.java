@@ -119,7 +119,7 @@ public final class PoolBuilder {
 		List<String> initAllow = initializer == null ? List.of() : List.of(JavaSerialization.packagePattern(initializer.getClass()));
 		if (init != null) {
 			// Read back here, so a capture the workers would refuse fails now and not in every worker.
-			values.readFunction(init, initAllow, Runnable.class, "the pool's initializer");
+			fiber.resolvingHandles(() -> values.readFunction(init, initAllow, Runnable.class, "the pool's initializer"));
 		}
 		PoolCore core = new PoolCore(fiber, service, name, workers, resources, init, initAllow, backoff);
 		core.open();

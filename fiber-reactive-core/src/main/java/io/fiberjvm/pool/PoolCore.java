@@ -128,7 +128,8 @@ final class PoolCore {
 		synchronized (cache) {
 			ShippedFunction known = cache.get(key);
 			if (known == null) {
-				known = new ShippedFunction(function, userClass, values);
+				// Read back with handles resolving, so a function capturing a queue or shared object passes the check.
+				known = fiber.resolvingHandles(() -> new ShippedFunction(function, userClass, values));
 				if (known.bytes.length > dispatcher.functionBytes()) {
 					throw new CodecException("the function " + known + " is " + known.bytes.length + " bytes serialized, more than "
 							+ dispatcher.functionBytes() + " (a quarter of fiber.max-frame-size); pass large data as arguments "
@@ -189,8 +190,8 @@ final class PoolCore {
 		}
 		Object value;
 		try {
-			value = values.read(answer.bytes(), answer.allow() == null ? List.of(task.function.allow)
-					: List.of(task.function.allow, answer.allow()), "the result of " + task);
+			value = fiber.resolvingHandles(() -> values.read(answer.bytes(), answer.allow() == null ? List.of(task.function.allow)
+					: List.of(task.function.allow, answer.allow()), "the result of " + task));
 		}
 		catch (CodecException e) {
 			task.sink.error(e);

@@ -63,14 +63,15 @@ final class PoolWorker implements FiberRunnable {
 		FiberConfig config = FiberConfig.resolve(Map.of(), System.getProperties(), System.getenv(), Path.of(FiberConfig.FILE_NAME));
 		ShippedValues values = new ShippedValues(config.get(ConfigKeys.SERIAL_ALLOW));
 		if (initializer != null) {
-			values.readFunction(initializer, initializerAllow, Runnable.class, "the pool's initializer").run();
+			// Read with this runtime resolving handles, so queues or shared objects captured by user code work here.
+			QueueContext.resolving(context, () -> values.readFunction(initializer, initializerAllow, Runnable.class, "the pool's initializer")).run();
 		}
 		Connection connection = context.connectionTo(Endpoint.parse(parent)).block(config.get(ConfigKeys.START_TIMEOUT));
 		Sinks.Many<byte[]> results = Sinks.many().unicast().onBackpressureBuffer();
 		BlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
 		ChunkSubscriber chunks = new ChunkSubscriber(inbox);
 		connection.requestChannel(route, results.asFlux()).subscribe(chunks);
-		Runner runner = new Runner(values, results, context.maxFrameSize());
+		Runner runner = new Runner(values, results, context.maxFrameSize(), context);
 		try {
 			while (true) {
 				Object next = inbox.take();
@@ -102,7 +103,10 @@ final class PoolWorker implements FiberRunnable {
 		private final int maxValue;
 		private final FunctionCache<Object> functions = new FunctionCache<>();
 
-		Runner(ShippedValues values, Sinks.Many<byte[]> results, int maxFrameSize) {
+		private final QueueContext context;
+
+		Runner(ShippedValues values, Sinks.Many<byte[]> results, int maxFrameSize, QueueContext context) {
+			this.context = context;
 			this.values = values;
 			this.results = results;
 			this.frameBudget = Math.max(1024, maxFrameSize / 2);
@@ -114,7 +118,8 @@ final class PoolWorker implements FiberRunnable {
 			Object function;
 			if (chunk.function() != null) {
 				try {
-					function = values.readFunction(chunk.function(), chunk.allow(), Function.class, "the pool's function");
+					function = QueueContext.resolving(context,
+							() -> values.readFunction(chunk.function(), chunk.allow(), Function.class, "the pool's function"));
 				}
 				catch (OutOfMemoryError | InternalError fatal) {
 					throw fatal;
@@ -153,7 +158,7 @@ final class PoolWorker implements FiberRunnable {
 
 		private TaskFrames.Answer runOne(Function<Object, Object> fn, TaskFrames.TaskBytes task, List<String> allow) {
 			try {
-				Object result = fn.apply(values.read(task.arg(), allow, "the argument"));
+				Object result = fn.apply(QueueContext.resolving(context, () -> values.read(task.arg(), allow, "the argument")));
 				byte[] bytes = values.write(result, "the result");
 				if (bytes != null && bytes.length > maxValue) {
 					throw new CodecException("the result is " + bytes.length + " bytes, more than a frame ("
