@@ -59,6 +59,25 @@ public final class ManagerCall {
 		return new ManagerCall(fiber, Map.copyOf(more), name, resources);
 	}
 
+	/**
+	 * Like {@link #register(Class, Class)}, but the manager makes each object with {@code factory},
+	 * given {@code create}'s arguments, instead of a constructor. The factory is shipped to the manager.
+	 */
+	public <A, I> ManagerCall register(Class<A> asyncInterface, Class<I> implementation,
+			io.fiberjvm.FiberFunction<Object[], ? extends I> factory) {
+		Objects.requireNonNull(factory, "factory");
+		ShippedValues values = new ShippedValues(fiber.config().get(ConfigKeys.SERIAL_ALLOW));
+		byte[] bytes = values.writeFunction(factory, "the factory of " + implementation.getName());
+		List<String> allow = List.of(io.fiberjvm.codec.JavaSerialization.packagePattern(factory.getClass()));
+		// Read back here, so a capture the manager would refuse fails now, not at every create.
+		fiber.resolvingHandles(() -> values.readFunction(bytes, allow, java.util.function.Function.class,
+				"the factory of " + implementation.getName()));
+		Registration registration = Registration.check(asyncInterface, implementation).withFactory(bytes, allow);
+		Map<String, Registration> more = new LinkedHashMap<>(registrations);
+		more.put(registration.asyncInterface(), registration);
+		return new ManagerCall(fiber, Map.copyOf(more), name, resources);
+	}
+
 	/** Names the manager; its process is named after it. */
 	public ManagerCall name(String name) {
 		Objects.requireNonNull(name, "name");

@@ -152,16 +152,26 @@ final class ManagerHost implements FiberRunnable {
 		}
 	}
 
+	@SuppressWarnings("unchecked")
 	private Object construct(CallFrames.Call call, ShippedValues values) throws Exception {
-		if (registrations.stream().noneMatch(r -> r.implementation().equals(call.name()))) {
-			throw new IllegalArgumentException(call.name() + " is not a class registered with this manager");
-		}
+		Registration registration = registrations.stream().filter(r -> r.implementation().equals(call.name())).findFirst()
+				.orElseThrow(() -> new IllegalArgumentException(call.name() + " is not a class registered with this manager"));
 		Class<?> type = Class.forName(call.name(), true, Thread.currentThread().getContextClassLoader());
 		Object[] args = new Object[call.args().size()];
 		for (int i = 0; i < args.length; i++) {
 			int index = i;
 			args[i] = QueueContext.resolving(context,
 					() -> values.read(call.args().get(index), call.allow(), "argument " + index + " of the constructor of " + call.name()));
+		}
+		if (registration.factory() != null) {
+			java.util.function.Function<Object[], Object> factory = QueueContext.resolving(context, () -> values.readFunction(
+					registration.factory(), registration.factoryAllow(), java.util.function.Function.class, "the factory of " + call.name()));
+			Object made = factory.apply(args);
+			if (!type.isInstance(made)) {
+				throw new IllegalStateException("the factory of " + call.name() + " made a "
+						+ (made == null ? "null" : made.getClass().getName()) + ", not a " + call.name());
+			}
+			return made;
 		}
 		for (Constructor<?> constructor : type.getConstructors()) {
 			if (accepts(constructor.getParameterTypes(), args)) {

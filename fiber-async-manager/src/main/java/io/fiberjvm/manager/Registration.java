@@ -18,8 +18,15 @@ import reactor.core.publisher.Mono;
  *
  * @param asyncInterface the interface proxies implement
  * @param implementation the class the manager instantiates
+ * @param factory the serialized factory that makes instances from {@code create}'s arguments, or null
+ *        to use the class's public constructors
+ * @param factoryAllow the allow-list pattern for the factory's own package
  */
-record Registration(String asyncInterface, String implementation) implements Serializable {
+record Registration(String asyncInterface, String implementation, byte[] factory, List<String> factoryAllow) implements Serializable {
+
+	Registration withFactory(byte[] factory, List<String> factoryAllow) {
+		return new Registration(asyncInterface, implementation, factory, List.copyOf(factoryAllow));
+	}
 
 	static Registration check(Class<?> asyncInterface, Class<?> implementation) {
 		Objects.requireNonNull(asyncInterface, "asyncInterface");
@@ -59,7 +66,7 @@ record Registration(String asyncInterface, String implementation) implements Ser
 						+ " is a Flux: return an Iterable, an array or a Stream");
 			}
 		}
-		return new Registration(asyncInterface.getName(), implementation.getName());
+		return new Registration(asyncInterface.getName(), implementation.getName(), null, List.of());
 	}
 
 	static boolean isSequence(Class<?> type) {

@@ -133,6 +133,15 @@ class AsyncManagerTest {
 	}
 
 	@Test
+	void aFactoryMakesTheObjectsFromCreatesArguments() {
+		AsyncManager manager = AsyncManager.on(fiber)
+				.register(Counter.class, Tally.class, args -> new Tally(((String) args[0]).length()))
+				.name("factory").start().block(LONG);
+		Counter counter = manager.create(Counter.class, "four");
+		StepVerifier.create(counter.add(1)).expectNext(5).verifyComplete();
+	}
+
+	@Test
 	void defaultMethodsRunLocallyOverRemoteCalls() {
 		Counter counter = start("defaults").create(Counter.class);
 		StepVerifier.create(counter.addTwice(5)).expectNext(10).verifyComplete();
