@@ -11,6 +11,13 @@ import java.util.List;
 
 import io.fiberjvm.codec.CodecException;
 
+import static io.fiberjvm.codec.FrameFields.count;
+import static io.fiberjvm.codec.FrameFields.ensureConsumed;
+import static io.fiberjvm.codec.FrameFields.readBytes;
+import static io.fiberjvm.codec.FrameFields.readStrings;
+import static io.fiberjvm.codec.FrameFields.writeBytes;
+import static io.fiberjvm.codec.FrameFields.writeStrings;
+
 /**
  * The frames of a manager session: calls going down to the manager (create an object, call a method)
  * and answers coming back. Argument and result bytes are {@link io.fiberjvm.codec.ShippedValues}.
@@ -67,16 +74,14 @@ final class CallFrames {
 			long id = in.readLong();
 			long object = in.readLong();
 			String name = in.readUTF();
-			List<String> types = readStrings(in, frame.length);
-			List<String> allow = readStrings(in, frame.length);
-			int n = count(in.readInt(), frame.length);
+			List<String> types = readStrings(in, frame.length, "parameter types");
+			List<String> allow = readStrings(in, frame.length, "patterns");
+			int n = count(in.readInt(), frame.length, "arguments");
 			List<byte[]> args = new ArrayList<>(n);
 			for (int i = 0; i < n; i++) {
 				args.add(readBytes(in, frame.length));
 			}
-			if (in.read() != -1) {
-				throw new IOException("bytes left over after the call");
-			}
+			ensureConsumed(in, "call");
 			return new Call(kind, id, object, name, types, allow, args);
 		}
 		catch (IOException e) {
@@ -104,60 +109,11 @@ final class CallFrames {
 			boolean failed = in.readBoolean();
 			String allow = in.readUTF();
 			byte[] bytes = readBytes(in, frame.length);
-			if (in.read() != -1) {
-				throw new IOException("bytes left over after the answer");
-			}
+			ensureConsumed(in, "answer");
 			return new Answer(id, failed, allow.isEmpty() ? null : allow, bytes);
 		}
 		catch (IOException e) {
 			throw new CodecException("malformed manager answer of " + frame.length + " bytes: " + e.getMessage(), e);
 		}
-	}
-
-	private static void writeStrings(DataOutputStream out, List<String> values) throws IOException {
-		out.writeInt(values.size());
-		for (String value : values) {
-			out.writeUTF(value);
-		}
-	}
-
-	private static List<String> readStrings(DataInputStream in, int frameLength) throws IOException {
-		int n = count(in.readInt(), frameLength);
-		List<String> values = new ArrayList<>(n);
-		for (int i = 0; i < n; i++) {
-			values.add(in.readUTF());
-		}
-		return values;
-	}
-
-	private static void writeBytes(DataOutputStream out, byte[] value) throws IOException {
-		if (value == null) {
-			out.writeInt(-1);
-			return;
-		}
-		out.writeInt(value.length);
-		out.write(value);
-	}
-
-	private static byte[] readBytes(DataInputStream in, int frameLength) throws IOException {
-		int length = in.readInt();
-		if (length == -1) {
-			return null;
-		}
-		if (length < 0 || length > frameLength) {
-			throw new IOException("a length of " + length + " in a frame of " + frameLength + " bytes");
-		}
-		byte[] value = in.readNBytes(length);
-		if (value.length != length) {
-			throw new IOException("the frame ends inside a value of " + length + " bytes");
-		}
-		return value;
-	}
-
-	private static int count(int n, int frameLength) throws IOException {
-		if (n < 0 || n > frameLength) {
-			throw new IOException("a count of " + n + " in a frame of " + frameLength + " bytes");
-		}
-		return n;
 	}
 }

@@ -11,6 +11,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.fiberjvm.codec.CodecException;
+
+import static io.fiberjvm.codec.FrameFields.count;
+import static io.fiberjvm.codec.FrameFields.ensureConsumed;
+import static io.fiberjvm.codec.FrameFields.readBytes;
+import static io.fiberjvm.codec.FrameFields.readStrings;
+import static io.fiberjvm.codec.FrameFields.writeBytes;
+import static io.fiberjvm.codec.FrameFields.writeStrings;
 import io.fiberjvm.codec.ShippedValues;
 
 /**
@@ -47,10 +54,7 @@ final class TaskFrames {
 		try (DataOutputStream out = new DataOutputStream(bytes)) {
 			out.writeLong(chunk.functionId());
 			writeBytes(out, chunk.function());
-			out.writeInt(chunk.allow().size());
-			for (String pattern : chunk.allow()) {
-				out.writeUTF(pattern);
-			}
+			writeStrings(out, chunk.allow());
 			out.writeInt(chunk.tasks().size());
 			for (TaskBytes task : chunk.tasks()) {
 				out.writeLong(task.id());
@@ -67,11 +71,7 @@ final class TaskFrames {
 		try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(frame))) {
 			long functionId = in.readLong();
 			byte[] function = readBytes(in, frame.length);
-			int patterns = count(in.readInt(), frame.length, "patterns");
-			List<String> allow = new ArrayList<>(patterns);
-			for (int i = 0; i < patterns; i++) {
-				allow.add(in.readUTF());
-			}
+			List<String> allow = readStrings(in, frame.length, "patterns");
 			int n = count(in.readInt(), frame.length, "tasks");
 			List<TaskBytes> tasks = new ArrayList<>(n);
 			for (int i = 0; i < n; i++) {
@@ -130,43 +130,5 @@ final class TaskFrames {
 
 	static String utf8(byte[] bytes) {
 		return new String(bytes, StandardCharsets.UTF_8);
-	}
-
-	private static void writeBytes(DataOutputStream out, byte[] value) throws IOException {
-		if (value == null) {
-			out.writeInt(-1);
-		}
-		else {
-			out.writeInt(value.length);
-			out.write(value);
-		}
-	}
-
-	private static byte[] readBytes(DataInputStream in, int frameLength) throws IOException {
-		int length = in.readInt();
-		if (length == -1) {
-			return null;
-		}
-		if (length < 0 || length > frameLength) {
-			throw new IOException("a length of " + length + " in a frame of " + frameLength + " bytes");
-		}
-		byte[] value = in.readNBytes(length);
-		if (value.length != length) {
-			throw new IOException("the frame ends inside a value of " + length + " bytes");
-		}
-		return value;
-	}
-
-	private static int count(int n, int frameLength, String what) throws IOException {
-		if (n < 0 || n > frameLength) {
-			throw new IOException("a count of " + n + " " + what + " in a frame of " + frameLength + " bytes");
-		}
-		return n;
-	}
-
-	private static void ensureConsumed(DataInputStream in, String what) throws IOException {
-		if (in.read() != -1) {
-			throw new IOException("bytes left over after the " + what);
-		}
 	}
 }
