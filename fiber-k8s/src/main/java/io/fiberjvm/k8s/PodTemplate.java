@@ -1,0 +1,175 @@
+package io.fiberjvm.k8s;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+
+import io.fiberjvm.ResourceSpec;
+import io.fiberjvm.backend.JobSpec;
+import io.fiberjvm.worker.WorkerRoutes;
+
+/**
+ * The pod for one job-backed process: the worker command in the parent's image (or the one set), the
+ * job's resources as requests and limits, the parent's volume claims (or the ones named) mounted where
+ * the parent mounts them, labels naming the run and the parent, an owner reference to the parent pod
+ * so deleting it removes its children, {@code restartPolicy: Never}, and the run's secret only through
+ * a {@code secretKeyRef}, never as a value in the spec.
+ */
+final class PodTemplate {
+
+	/** The key of the run's secret in its Kubernetes Secret. */
+	static final String SECRET_KEY = "secret";
+	/** Where a claim the parent does not mount is mounted in a child. */
+	static final String CLAIM_ROOT = "/persistent/";
+	static final String CONTAINER = "worker";
+
+	private PodTemplate() {
+	}
+
+	/**
+	 * What every pod of a run shares.
+	 *
+	 * @param namespace where pods go
+	 * @param image the image set by configuration, or null for the parent's
+	 * @param secretName the Kubernetes Secret holding the run's secret under {@link #SECRET_KEY}
+	 * @param parent the pod this runtime runs in, or null when it runs outside the cluster
+	 */
+	record Settings(String namespace, String image, String secretName, Pod parent) {
+		Settings {
+			Objects.requireNonNull(namespace, "namespace");
+			Objects.requireNonNull(secretName, "secretName");
+		}
+	}
+
+	static Pod podFor(JobSpec job, Settings settings) {
+		Objects.requireNonNull(job, "job");
+		Pod parent = settings.parent();
+		Container parentContainer = parent == null || parent.getSpec() == null || parent.getSpec().getContainers().isEmpty()
+				? null : parent.getSpec().getContainers().get(0);
+		// The job's own image, else the one configured, else the parent's.
+		String image = !job.image().isBlank() ? job.image() : settings.image() != null && !settings.image().isBlank()
+				? settings.image() : parentContainer != null ? parentContainer.getImage() : null;
+		if (image == null || image.isBlank()) {
+			throw new IllegalStateException("no image for job " + job.name() + ": set fiber.image, or run the parent in a pod "
+					+ "whose image children can share");
+		}
+		Map<String, String> labels = new LinkedHashMap<>(job.labels());
+		PodBuilder pod = new PodBuilder()
+				.withNewMetadata()
+				.withName(job.name())
+				.withNamespace(settings.namespace())
+				.endMetadata();
+		if (parent != null) {
+			labels.put("fiber-parent", parent.getMetadata().getName());
+			pod.editMetadata()
+					.addToOwnerReferences(new OwnerReferenceBuilder()
+							.withApiVersion("v1")
+							.withKind("Pod")
+							.withName(parent.getMetadata().getName())
+							.withUid(parent.getMetadata().getUid())
+							.withBlockOwnerDeletion(true)
+							.build())
+					.endMetadata();
+		}
+		pod.editMetadata().withLabels(labels).endMetadata();
+
+		List<Volume> volumes = new ArrayList<>();
+		List<VolumeMount> mounts = new ArrayList<>();
+		for (Map.Entry<String, String> claim : claims(job, parent, parentContainer).entrySet()) {
+			String volume = "claim-" + volumes.size();
+			volumes.add(new VolumeBuilder().withName(volume).withNewPersistentVolumeClaim().withClaimName(claim.getKey())
+					.endPersistentVolumeClaim().build());
+			mounts.add(new VolumeMountBuilder().withName(volume).withMountPath(claim.getValue()).build());
+		}
+
+		return pod.withNewSpec()
+				.withRestartPolicy("Never")
+				.withVolumes(volumes)
+				.addNewContainer()
+				.withName(CONTAINER)
+				.withImage(image)
+				.withCommand(job.command())
+				.withEnv(environment(job, settings.secretName()))
+				.withVolumeMounts(mounts)
+				.withNewResources()
+				.withRequests(requests(job.resources()))
+				.withLimits(limits(job.resources()))
+				.endResources()
+				.endContainer()
+				.endSpec()
+				.build();
+	}
+
+	/** Claim name → mount path: the ones the job names, else the parent's, mounted where the parent mounts them. */
+	private static Map<String, String> claims(JobSpec job, Pod parent, Container parentContainer) {
+		Map<String, String> parentMounts = new LinkedHashMap<>();
+		if (parent != null && parent.getSpec() != null && parent.getSpec().getVolumes() != null) {
+			for (Volume volume : parent.getSpec().getVolumes()) {
+				if (volume.getPersistentVolumeClaim() == null) {
+					continue;
+				}
+				String path = parentContainer == null || parentContainer.getVolumeMounts() == null ? null
+						: parentContainer.getVolumeMounts().stream().filter(m -> m.getName().equals(volume.getName()))
+								.map(VolumeMount::getMountPath).findFirst().orElse(null);
+				parentMounts.put(volume.getPersistentVolumeClaim().getClaimName(),
+						path != null ? path : CLAIM_ROOT + volume.getPersistentVolumeClaim().getClaimName());
+			}
+		}
+		if (job.volumes().isEmpty()) {
+			return parentMounts;
+		}
+		Map<String, String> named = new LinkedHashMap<>();
+		for (String claim : job.volumes()) {
+			named.put(claim, parentMounts.getOrDefault(claim, CLAIM_ROOT + claim));
+		}
+		return named;
+	}
+
+	private static List<EnvVar> environment(JobSpec job, String secretName) {
+		List<EnvVar> env = new ArrayList<>();
+		for (Map.Entry<String, String> variable : job.environment().entrySet()) {
+			if (variable.getKey().equals(WorkerRoutes.SECRET_ENV)) {
+				continue;
+			}
+			env.add(new EnvVar(variable.getKey(), variable.getValue(), null));
+		}
+		// The run's secret is a reference to a Secret: the pod spec never holds its value.
+		env.add(new EnvVarBuilder().withName(WorkerRoutes.SECRET_ENV).withNewValueFrom().withNewSecretKeyRef()
+				.withName(secretName).withKey(SECRET_KEY).endSecretKeyRef().endValueFrom().build());
+		return env;
+	}
+
+	private static Map<String, Quantity> requests(ResourceSpec resources) {
+		Map<String, Quantity> requests = new LinkedHashMap<>();
+		if (resources.cpu() > 0) {
+			requests.put("cpu", new Quantity(Math.round(resources.cpu() * 1000) + "m"));
+		}
+		if (resources.memoryBytes() > 0) {
+			requests.put("memory", new Quantity(Long.toString(resources.memoryBytes())));
+		}
+		return requests;
+	}
+
+	private static Map<String, Quantity> limits(ResourceSpec resources) {
+		Map<String, Quantity> limits = requests(resources);
+		if (resources.gpu() > 0) {
+			// An extended resource is asked for in limits; Kubernetes sets the request equal.
+			limits.put("nvidia.com/gpu", new Quantity(Integer.toString(resources.gpu())));
+		}
+		return limits;
+	}
+}

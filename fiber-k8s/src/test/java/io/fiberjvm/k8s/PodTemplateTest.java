@@ -1,0 +1,127 @@
+package io.fiberjvm.k8s;
+
+import java.util.List;
+import java.util.Map;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import org.junit.jupiter.api.Test;
+
+import io.fiberjvm.ResourceSpec;
+import io.fiberjvm.backend.JobSpec;
+import io.fiberjvm.worker.WorkerRoutes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The pod spec of a job-backed process, field by field. */
+class PodTemplateTest {
+
+	private static final Pod PARENT = new PodBuilder()
+			.withNewMetadata().withName("master-0").withUid("uid-123").endMetadata()
+			.withNewSpec()
+			.addNewContainer().withName("main").withImage("registry.example/app:1.2")
+			.addNewVolumeMount().withName("data").withMountPath("/data").endVolumeMount()
+			.addNewVolumeMount().withName("scratch").withMountPath("/scratch").endVolumeMount()
+			.endContainer()
+			.addNewVolume().withName("data").withNewPersistentVolumeClaim().withClaimName("shared-data").endPersistentVolumeClaim().endVolume()
+			.addNewVolume().withName("scratch").withNewEmptyDir().endEmptyDir().endVolume()
+			.endSpec()
+			.build();
+
+	private static JobSpec job() {
+		return JobSpec.of("worker-abc-1", List.of("/opt/java/bin/java", "-cp", "/app/*", "io.fiberjvm.worker.WorkerMain", "process", "10.0.0.5:7000", "worker-abc-1"))
+				.withEnvironment(Map.of(WorkerRoutes.SECRET_ENV, "s3cr3t-value", "FIBER_KEEPALIVE_TIMEOUT", "5s"))
+				.withResources(new ResourceSpec(1.5, 2L * 1024 * 1024 * 1024, 1))
+				.withLabel("fiber-run", "abc")
+				.withLabel("fiber-process", "worker-abc-1");
+	}
+
+	private static Container container(Pod pod) {
+		return pod.getSpec().getContainers().get(0);
+	}
+
+	@Test
+	void aChildPodRunsTheWorkerInTheParentsImageWithNoRestarts() {
+		Pod pod = PodTemplate.podFor(job(), new PodTemplate.Settings("fiber", null, "fiber-run-abc", PARENT));
+		assertThat(pod.getMetadata().getName()).isEqualTo("worker-abc-1");
+		assertThat(pod.getMetadata().getNamespace()).isEqualTo("fiber");
+		assertThat(pod.getSpec().getRestartPolicy()).isEqualTo("Never");
+		assertThat(pod.getSpec().getContainers()).hasSize(1);
+		assertThat(container(pod).getImage()).isEqualTo("registry.example/app:1.2");
+		assertThat(container(pod).getCommand()).containsExactlyElementsOf(job().command());
+	}
+
+	@Test
+	void resourcesAreRequestsAndLimitsAndGpusAreNvidiaGpus() {
+		Pod pod = PodTemplate.podFor(job(), new PodTemplate.Settings("fiber", null, "fiber-run-abc", PARENT));
+		var resources = container(pod).getResources();
+		assertThat(resources.getRequests()).containsEntry("cpu", new Quantity("1500m"))
+				.containsEntry("memory", new Quantity("2147483648")).doesNotContainKey("nvidia.com/gpu");
+		assertThat(resources.getLimits()).containsEntry("cpu", new Quantity("1500m"))
+				.containsEntry("memory", new Quantity("2147483648")).containsEntry("nvidia.com/gpu", new Quantity("1"));
+	}
+
+	@Test
+	void labelsNameTheRunAndTheParentAndTheParentOwnsTheChild() {
+		Pod pod = PodTemplate.podFor(job(), new PodTemplate.Settings("fiber", null, "fiber-run-abc", PARENT));
+		assertThat(pod.getMetadata().getLabels()).containsEntry("fiber-run", "abc").containsEntry("fiber-process", "worker-abc-1")
+				.containsEntry("fiber-parent", "master-0");
+		assertThat(pod.getMetadata().getOwnerReferences()).singleElement().satisfies(owner -> {
+			assertThat(owner.getKind()).isEqualTo("Pod");
+			assertThat(owner.getApiVersion()).isEqualTo("v1");
+			assertThat(owner.getName()).isEqualTo("master-0");
+			assertThat(owner.getUid()).isEqualTo("uid-123");
+			assertThat(owner.getBlockOwnerDeletion()).isTrue();
+		});
+	}
+
+	@Test
+	void theSecretIsAReferenceAndNeverAValue() {
+		Pod pod = PodTemplate.podFor(job(), new PodTemplate.Settings("fiber", null, "fiber-run-abc", PARENT));
+		var secret = container(pod).getEnv().stream().filter(e -> e.getName().equals(WorkerRoutes.SECRET_ENV)).toList();
+		assertThat(secret).singleElement().satisfies(env -> {
+			assertThat(env.getValue()).isNull();
+			assertThat(env.getValueFrom().getSecretKeyRef().getName()).isEqualTo("fiber-run-abc");
+			assertThat(env.getValueFrom().getSecretKeyRef().getKey()).isEqualTo(PodTemplate.SECRET_KEY);
+		});
+		assertThat(io.fabric8.kubernetes.client.utils.Serialization.asYaml(pod)).doesNotContain("s3cr3t-value");
+		assertThat(container(pod).getEnv()).anySatisfy(e -> {
+			assertThat(e.getName()).isEqualTo("FIBER_KEEPALIVE_TIMEOUT");
+			assertThat(e.getValue()).isEqualTo("5s");
+		});
+	}
+
+	@Test
+	void theParentsClaimsAreMountedWhereTheParentMountsThem() {
+		Pod pod = PodTemplate.podFor(job(), new PodTemplate.Settings("fiber", null, "fiber-run-abc", PARENT));
+		assertThat(pod.getSpec().getVolumes()).singleElement().satisfies(volume ->
+				assertThat(volume.getPersistentVolumeClaim().getClaimName()).isEqualTo("shared-data"));
+		assertThat(container(pod).getVolumeMounts()).singleElement().satisfies(mount -> {
+			assertThat(mount.getMountPath()).isEqualTo("/data");
+			assertThat(mount.getName()).isEqualTo(pod.getSpec().getVolumes().get(0).getName());
+		});
+	}
+
+	@Test
+	void namedClaimsReplaceTheParentsAndAnImageSetByConfigurationWins() {
+		Pod pod = PodTemplate.podFor(job().withVolume("results").withVolume("shared-data"),
+				new PodTemplate.Settings("fiber", "registry.example/other:2", "fiber-run-abc", PARENT));
+		assertThat(container(pod).getImage()).isEqualTo("registry.example/other:2");
+		assertThat(pod.getSpec().getVolumes()).extracting(v -> v.getPersistentVolumeClaim().getClaimName())
+				.containsExactly("results", "shared-data");
+		assertThat(container(pod).getVolumeMounts()).extracting(m -> m.getMountPath())
+				.containsExactly(PodTemplate.CLAIM_ROOT + "results", "/data");
+	}
+
+	@Test
+	void withoutAParentOrAnImageThereIsAClearError() {
+		assertThatThrownBy(() -> PodTemplate.podFor(job(), new PodTemplate.Settings("fiber", null, "fiber-run-abc", null)))
+				.isInstanceOf(IllegalStateException.class).hasMessageContaining("no image").hasMessageContaining("fiber.image");
+		Pod pod = PodTemplate.podFor(job(), new PodTemplate.Settings("fiber", "img:1", "fiber-run-abc", null));
+		assertThat(pod.getMetadata().getOwnerReferences()).isEmpty();
+		assertThat(pod.getMetadata().getLabels()).doesNotContainKey("fiber-parent");
+	}
+}
