@@ -1,0 +1,78 @@
+package io.fiberjvm.k8s;
+
+import java.util.List;
+import java.util.Set;
+
+import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
+import io.fabric8.kubernetes.api.model.ContainerStateWaiting;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodStatus;
+
+import io.fiberjvm.backend.JobStatus;
+
+/**
+ * A job's status read from its pod, as a watch delivers it: the phase, and once the worker container
+ * has terminated its exit code. A pod that can never start (its image cannot be pulled, its command
+ * cannot run, its spec is refused) is FAILED at once, with the reason, rather than PENDING forever.
+ */
+final class PodStatuses {
+
+	/** Waiting reasons that mean the container will not start without a change to the pod. */
+	static final Set<String> NEVER_STARTS = Set.of("ErrImagePull", "ImagePullBackOff", "InvalidImageName",
+			"CreateContainerConfigError", "CreateContainerError", "RunContainerError");
+
+	/** The exit code given to a pod that failed without a container exit code (deleted, evicted, never started). */
+	static final int NO_EXIT_CODE = 137;
+
+	private PodStatuses() {
+	}
+
+	static JobStatus of(Pod pod) {
+		PodStatus status = pod.getStatus();
+		String phase = status == null || status.getPhase() == null ? "Pending" : status.getPhase();
+		ContainerStatus worker = worker(status);
+		ContainerStateTerminated terminated = worker == null || worker.getState() == null ? null : worker.getState().getTerminated();
+		if (terminated != null) {
+			int code = terminated.getExitCode() == null ? NO_EXIT_CODE : terminated.getExitCode();
+			return JobStatus.exited(code, describe(terminated.getReason(), terminated.getMessage()));
+		}
+		ContainerStateWaiting waiting = worker == null || worker.getState() == null ? null : worker.getState().getWaiting();
+		if (waiting != null && NEVER_STARTS.contains(waiting.getReason())) {
+			return new JobStatus(JobStatus.Phase.FAILED, NO_EXIT_CODE,
+					"the pod cannot start: " + describe(waiting.getReason(), waiting.getMessage()));
+		}
+		return switch (phase) {
+			case "Running" -> new JobStatus(JobStatus.Phase.RUNNING, null, "");
+			case "Succeeded" -> JobStatus.exited(0, "");
+			case "Failed" -> new JobStatus(JobStatus.Phase.FAILED, NO_EXIT_CODE,
+					describe(status.getReason(), status.getMessage()));
+			default -> new JobStatus(JobStatus.Phase.PENDING, null,
+					waiting != null ? describe(waiting.getReason(), waiting.getMessage()) : "");
+		};
+	}
+
+	/** The status of a pod that was deleted before it ended. */
+	static JobStatus deleted(Pod pod) {
+		JobStatus last = of(pod);
+		return last.isTerminal() ? last : new JobStatus(JobStatus.Phase.FAILED, NO_EXIT_CODE, "the pod was deleted");
+	}
+
+	private static ContainerStatus worker(PodStatus status) {
+		if (status == null) {
+			return null;
+		}
+		List<ContainerStatus> containers = status.getContainerStatuses();
+		if (containers == null) {
+			return null;
+		}
+		return containers.stream().filter(c -> PodTemplate.CONTAINER.equals(c.getName())).findFirst().orElse(null);
+	}
+
+	private static String describe(String reason, String message) {
+		if (reason == null || reason.isBlank()) {
+			return message == null ? "" : message;
+		}
+		return message == null || message.isBlank() ? reason : reason + ": " + message;
+	}
+}
