@@ -36,7 +36,7 @@ class PodTemplateOnApiServerTest {
 	@BeforeAll
 	static void start() {
 		Path binaries = Path.of(System.getProperty("user.home"), ".cache", "fiber-k8s");
-		String dir = System.getenv().getOrDefault("FIBER_K8S_CACHE", binaries.toString());
+		String dir = System.getenv().getOrDefault("K8S_TEST_CACHE", binaries.toString());
 		if (!Files.isExecutable(Path.of(dir, "k8s", "1.20.2-linux-amd64", "kube-apiserver"))) {
 			throw new IllegalStateException("no kube-apiserver under " + dir + ": run fiber-k8s/src/test/k8s/kube-apiserver.sh first "
 					+ "(.ci/run does)");
