@@ -60,7 +60,7 @@ class PodTemplateOnApiServerTest {
 	}
 
 	@Test
-	void theApiServerAcceptsAChildPodAndStoresItWithoutTheSecretValue() {
+	void theApiServerAcceptsTheRunSecretAndAChildPodThatStoresNoSecretValue() {
 		Pod parent = client.pods().inNamespace("fiber").resource(new PodBuilder()
 				.withNewMetadata().withName("master-0").endMetadata()
 				.withNewSpec().addNewContainer().withName("main").withImage("registry.example/app:1.2").endContainer().endSpec()
@@ -69,8 +69,15 @@ class PodTemplateOnApiServerTest {
 				.withEnvironment(Map.of(WorkerRoutes.SECRET_ENV, "s3cr3t-value"))
 				.withResources(new ResourceSpec(0.5, 256L * 1024 * 1024, 1))
 				.withLabel("fiber-run", "abc");
+		io.fabric8.kubernetes.api.model.Secret secret = client.secrets().inNamespace("fiber")
+				.resource(RunSecret.of("fiber", "abc", "s3cr3t-value", parent)).create();
+		assertThat(secret.getMetadata().getName()).isEqualTo(RunSecret.name("abc"));
+		assertThat(secret.getMetadata().getOwnerReferences()).singleElement()
+				.satisfies(owner -> assertThat(owner.getUid()).isEqualTo(parent.getMetadata().getUid()));
+		assertThat(new String(java.util.Base64.getDecoder().decode(client.secrets().inNamespace("fiber").withName(RunSecret.name("abc"))
+				.get().getData().get(PodTemplate.SECRET_KEY)), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("s3cr3t-value");
 		Pod created = client.pods().inNamespace("fiber")
-				.resource(PodTemplate.podFor(job, new PodTemplate.Settings("fiber", null, "fiber-run-abc", parent))).create();
+				.resource(PodTemplate.podFor(job, new PodTemplate.Settings("fiber", null, RunSecret.name("abc"), parent))).create();
 		Pod stored = client.pods().inNamespace("fiber").withName("worker-abc-1").get();
 		assertThat(stored.getMetadata().getUid()).isEqualTo(created.getMetadata().getUid());
 		assertThat(stored.getSpec().getRestartPolicy()).isEqualTo("Never");
