@@ -80,6 +80,7 @@ public final class Fiber implements AutoCloseable {
 	private final QueueService queues;
 	private final PoolService pools = new PoolService();
 	private final Map<String, Router> services = new ConcurrentHashMap<>();
+	private final io.fiberjvm.codec.ShippedValues values;
 	private final AtomicLong poolCounter = new AtomicLong();
 	private final Map<Endpoint, Mono<Connection>> connections = new ConcurrentHashMap<>();
 	private final String javaExecutable;
@@ -94,6 +95,7 @@ public final class Fiber implements AutoCloseable {
 		this.secret = Objects.requireNonNull(secret, "secret");
 		this.runId = Long.toString(RANDOM.nextLong() >>> 38, 36);
 		this.name = name != null ? name : "run-" + runId;
+		this.values = new io.fiberjvm.codec.ShippedValues(config.get(ConfigKeys.SERIAL_ALLOW));
 		this.queues = new QueueService(new Context());
 		this.transport = Providers.select(TransportProvider.class, config.get(ConfigKeys.TRANSPORT),
 				ConfigKeys.TRANSPORT.name(), "Add io.fiberjvm:fiber-rsocket-transport to the classpath.")
@@ -423,6 +425,16 @@ public final class Fiber implements AutoCloseable {
 		@Override
 		public int maxFrameSize() {
 			return Math.toIntExact(config.get(ConfigKeys.MAX_FRAME_SIZE));
+		}
+
+		@Override
+		public FiberConfig config() {
+			return config;
+		}
+
+		@Override
+		public io.fiberjvm.codec.ShippedValues values() {
+			return values;
 		}
 
 		@Override

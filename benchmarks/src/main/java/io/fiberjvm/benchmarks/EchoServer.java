@@ -5,9 +5,14 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import io.rsocket.RSocket;
+import io.rsocket.core.RSocketConnector;
+import io.rsocket.transport.netty.client.TcpClientTransport;
 
 /** Starts {@link EchoServerMain} in a child JVM and reads its ports. */
 final class EchoServer implements AutoCloseable {
@@ -38,6 +43,11 @@ final class EchoServer implements AutoCloseable {
 		this.fiberPort = Integer.parseInt(m.group(1));
 		this.rsocketPort = Integer.parseInt(m.group(2));
 		this.rawPort = Integer.parseInt(m.group(3));
+	}
+
+	/** A plain RSocket client of the server's RSocket echo, with no Fiber in between: the baseline. */
+	RSocket plainRSocket(Duration wait) {
+		return RSocketConnector.create().connect(TcpClientTransport.create("127.0.0.1", rsocketPort)).block(wait);
 	}
 
 	@Override

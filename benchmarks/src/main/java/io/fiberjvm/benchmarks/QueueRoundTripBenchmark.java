@@ -8,8 +8,6 @@ import java.util.concurrent.TimeUnit;
 
 import io.rsocket.Payload;
 import io.rsocket.RSocket;
-import io.rsocket.core.RSocketConnector;
-import io.rsocket.transport.netty.client.TcpClientTransport;
 import io.rsocket.util.DefaultPayload;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -70,7 +68,7 @@ public class QueueRoundTripBenchmark {
 		echo.onRunning().block(WAIT);
 		receiving = home.receive(1).subscribe(back::add);
 		plain = new EchoServer("unused-" + System.nanoTime());
-		rsocket = RSocketConnector.create().connect(TcpClientTransport.create("127.0.0.1", plain.rsocketPort)).block(WAIT);
+		rsocket = plain.plainRSocket(WAIT);
 	}
 
 	@TearDown(Level.Trial)

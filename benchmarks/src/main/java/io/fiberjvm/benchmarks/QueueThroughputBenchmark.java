@@ -6,8 +6,6 @@ import java.util.concurrent.TimeUnit;
 
 import io.rsocket.Payload;
 import io.rsocket.RSocket;
-import io.rsocket.core.RSocketConnector;
-import io.rsocket.transport.netty.client.TcpClientTransport;
 import io.rsocket.util.DefaultPayload;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -69,7 +67,7 @@ public class QueueThroughputBenchmark {
 		}).name("producer").start().block(WAIT);
 		producer.onRunning().block(WAIT);
 		plain = new EchoServer("unused-" + System.nanoTime());
-		rsocket = RSocketConnector.create().connect(TcpClientTransport.create("127.0.0.1", plain.rsocketPort)).block(WAIT);
+		rsocket = plain.plainRSocket(WAIT);
 	}
 
 	@TearDown(Level.Trial)

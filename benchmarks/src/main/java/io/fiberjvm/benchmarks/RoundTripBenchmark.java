@@ -10,8 +10,6 @@ import java.util.concurrent.TimeUnit;
 
 import io.rsocket.Payload;
 import io.rsocket.RSocket;
-import io.rsocket.core.RSocketConnector;
-import io.rsocket.transport.netty.client.TcpClientTransport;
 import io.rsocket.util.DefaultPayload;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -64,7 +62,7 @@ public class RoundTripBenchmark {
 		fiber = new RSocketTransport(TransportSettings.from(FiberConfig.defaults(), secret))
 				.connect(new Endpoint("127.0.0.1", server.fiberPort), "bench", Router.none())
 				.block(WAIT);
-		rsocket = RSocketConnector.create().connect(TcpClientTransport.create("127.0.0.1", server.rsocketPort)).block(WAIT);
+		rsocket = server.plainRSocket(WAIT);
 		raw = new Socket(InetAddress.getLoopbackAddress(), server.rawPort);
 		raw.setTcpNoDelay(true);
 		rawIn = new DataInputStream(raw.getInputStream());

@@ -66,7 +66,7 @@ public final class ManagerCall {
 	public <A, I> ManagerCall register(Class<A> asyncInterface, Class<I> implementation,
 			io.fiberjvm.FiberFunction<Object[], ? extends I> factory) {
 		Objects.requireNonNull(factory, "factory");
-		ShippedValues values = new ShippedValues(fiber.config().get(ConfigKeys.SERIAL_ALLOW));
+		ShippedValues values = fiber.resolvingHandles(QueueContext::current).values();
 		byte[] bytes = values.writeFunction(factory, "the factory of " + implementation.getName());
 		List<String> allow = List.of(io.fiberjvm.codec.JavaSerialization.packagePattern(factory.getClass()));
 		// Read back here, so a capture the manager would refuse fails now, not at every create.
@@ -109,8 +109,8 @@ public final class ManagerCall {
 			String managerName = name != null ? name : "manager" + NAMES.incrementAndGet();
 			String prefix = "fiber.m-" + id + "/";
 			String route = prefix + "session";
-			ManagerSession session = new ManagerSession(managerName, registrations,
-					new ShippedValues(fiber.config().get(ConfigKeys.SERIAL_ALLOW)), fiber.resolvingHandles(QueueContext::current),
+			QueueContext context = fiber.resolvingHandles(QueueContext::current);
+			ManagerSession session = new ManagerSession(managerName, registrations, context.values(), context,
 					"fiber.shared-" + id + "/");
 			Disposable served = fiber.serve(prefix, new SessionRouter(route, session));
 			session.served(served);

@@ -5,7 +5,6 @@ import java.io.ObjectInputStream;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -65,8 +64,8 @@ final class ManagerHost implements FiberRunnable {
 		if (context == null) {
 			throw new IllegalStateException("a manager runs only in a job-backed process its parent started");
 		}
-		FiberConfig config = FiberConfig.resolve(Map.of(), System.getProperties(), System.getenv(), Path.of(FiberConfig.FILE_NAME));
-		ShippedValues values = new ShippedValues(config.get(ConfigKeys.SERIAL_ALLOW));
+		FiberConfig config = context.config();
+		ShippedValues values = context.values();
 		int maxError = Math.min(64 * 1024, context.maxFrameSize() / 2);
 		Connection connection = context.connectionTo(Endpoint.parse(parent)).block(config.get(ConfigKeys.START_TIMEOUT));
 		Sinks.Many<byte[]> answers = Sinks.many().unicast().onBackpressureBuffer();

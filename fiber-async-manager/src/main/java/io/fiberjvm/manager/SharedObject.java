@@ -3,19 +3,15 @@ package io.fiberjvm.manager;
 import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.Serializable;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import reactor.core.publisher.Mono;
 
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.codec.ShippedValues;
-import io.fiberjvm.config.ConfigKeys;
-import io.fiberjvm.config.FiberConfig;
 import io.fiberjvm.queue.QueueContext;
 import io.fiberjvm.transport.Endpoint;
 
@@ -35,7 +31,6 @@ abstract class SharedObject implements Serializable {
 	private final String route;
 	private final String description;
 	private transient QueueContext context;
-	private transient ShippedValues values;
 
 	SharedObject(ManagerSession.Shared shared, String kind, String name) {
 		if (!name.matches("[A-Za-z0-9._-]{1,100}")) {
@@ -46,18 +41,11 @@ abstract class SharedObject implements Serializable {
 		this.route = shared.prefix() + kind + "/" + name + "/";
 		this.description = "shared " + kind + " '" + name + "' in manager " + manager;
 		this.context = shared.context();
-		this.values = localValues();
 	}
 
 	private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
 		in.defaultReadObject();
 		context = QueueContext.current();
-		values = localValues();
-	}
-
-	private static ShippedValues localValues() {
-		FiberConfig config = FiberConfig.resolve(Map.of(), System.getProperties(), System.getenv(), Path.of(FiberConfig.FILE_NAME));
-		return new ShippedValues(config.get(ConfigKeys.SERIAL_ALLOW));
 	}
 
 	/** Runs {@code operation} on the object in the manager; a null result is an empty Mono. */
@@ -67,6 +55,7 @@ abstract class SharedObject implements Serializable {
 				return Mono.error(new IllegalStateException(description + " was read outside a Fiber runtime; "
 						+ "handles work in the process that made them and in job-backed processes they are shipped to"));
 			}
+			ShippedValues values = context.values();
 			List<byte[]> encoded = new ArrayList<>(args.length);
 			List<String> allow = new ArrayList<>();
 			for (int i = 0; i < args.length; i++) {

@@ -148,7 +148,7 @@ class PoolResilienceTest {
 			awaitWorkers(pool, 1);
 			FiberProcess first = pool.workers().get(0);
 			Mono<Integer> slow = pool.apply((FiberFunction<Integer, Integer>) x -> {
-				PoolTest.sleep(1500);
+				SimulatedWork.pause(1500);
 				return x + 1;
 			}, 41);
 			var result = slow.toFuture();
@@ -202,7 +202,7 @@ class PoolResilienceTest {
 	void resizeWhileRunning() {
 		FiberPool pool = fiber.pool(1).name("elastic").open();
 		FiberFunction<Integer, Long> whoRuns = x -> {
-			PoolTest.sleep(5);
+			SimulatedWork.pause(5);
 			return ProcessHandle.current().pid();
 		};
 		var running = pool.map(whoRuns, Flux.range(0, 600)).collectList().toFuture();

@@ -88,7 +88,7 @@ class PoolTest {
 	void orderedResultsKeepInputOrderAndUnorderedOnesComeAsTheyFinish() {
 		// Early items sleep longest, so they finish last.
 		FiberFunction<Integer, Integer> slowFirst = x -> {
-			sleep(5L * (6 - x));
+			SimulatedWork.pause(5L * (6 - x));
 			return x;
 		};
 		StepVerifier.create(pool.map(slowFirst, List.of(0, 1, 2, 3, 4, 5))).expectNext(0, 1, 2, 3, 4, 5).verifyComplete();
@@ -251,18 +251,8 @@ class PoolTest {
 	/** A shipped function that sleeps {@code ms}, then returns its argument. */
 	static FiberFunction<Integer, Integer> sleeping(long ms) {
 		return x -> {
-			sleep(ms);
+			SimulatedWork.pause(ms);
 			return x;
 		};
-	}
-
-	static void sleep(long ms) {
-		try {
-			Thread.sleep(ms);
-		}
-		catch (InterruptedException e) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(e);
-		}
 	}
 }

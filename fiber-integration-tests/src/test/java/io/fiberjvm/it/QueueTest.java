@@ -138,7 +138,7 @@ class QueueTest {
 				ready.put(name).block();
 				// Each item occupies its consumer for 5 ms of wall time, well above the per-item overhead, which
 				// varies with how 5 JVMs share 2 cores; a CPU spin would measure the OS scheduler instead.
-				long n = work.receive(2).doOnNext(item -> pause(5)).count().block();
+				long n = work.receive(2).doOnNext(item -> SimulatedWork.pause(5)).count().block();
 				counts.put((int) n).block();
 			});
 		}
@@ -148,16 +148,6 @@ class QueueTest {
 		List<Integer> perConsumer = counts.receive().take(4).collectList().block(LONG);
 		assertThat(perConsumer.stream().mapToInt(Integer::intValue).sum()).isEqualTo(2400);
 		assertThat(perConsumer).allSatisfy(n -> assertThat(n).isBetween(540, 660));
-	}
-
-	/** Occupies a consumer for {@code millis}, as a task that waits on I/O would. */
-	static void pause(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException e) {
-			Thread.currentThread().interrupt();
-		}
 	}
 
 	/** Keeps the thread busy for {@code millis}. */

@@ -25,6 +25,7 @@ import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.config.ConfigKeys;
+import io.fiberjvm.queue.QueueContext;
 
 /**
  * What every view of one pool shares: its workers (started, replaced with backoff, resized, retired),
@@ -93,7 +94,7 @@ final class PoolCore {
 		this.backoff = backoff;
 		this.target = size;
 		int maxFrame = Math.toIntExact(fiber.config().get(ConfigKeys.MAX_FRAME_SIZE));
-		this.values = new ShippedValues(fiber.config().get(ConfigKeys.SERIAL_ALLOW));
+		this.values = fiber.resolvingHandles(QueueContext::current).values();
 		this.dispatcher = new Dispatcher(maxFrame, this::answer, this::worked);
 	}
 

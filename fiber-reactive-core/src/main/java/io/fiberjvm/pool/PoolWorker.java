@@ -2,10 +2,8 @@ package io.fiberjvm.pool;
 
 import java.io.IOException;
 import java.io.ObjectInputStream;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.Function;
@@ -19,7 +17,6 @@ import io.fiberjvm.RemoteException;
 import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.config.ConfigKeys;
-import io.fiberjvm.config.FiberConfig;
 import io.fiberjvm.queue.QueueContext;
 import io.fiberjvm.transport.Connection;
 import io.fiberjvm.transport.Endpoint;
@@ -60,13 +57,12 @@ final class PoolWorker implements FiberRunnable {
 		if (context == null) {
 			throw new IllegalStateException("a pool worker runs only in a job-backed process its pool started");
 		}
-		FiberConfig config = FiberConfig.resolve(Map.of(), System.getProperties(), System.getenv(), Path.of(FiberConfig.FILE_NAME));
-		ShippedValues values = new ShippedValues(config.get(ConfigKeys.SERIAL_ALLOW));
+		ShippedValues values = context.values();
 		if (initializer != null) {
 			// Read with this runtime resolving handles, so queues or shared objects captured by user code work here.
 			QueueContext.resolving(context, () -> values.readFunction(initializer, initializerAllow, Runnable.class, "the pool's initializer")).run();
 		}
-		Connection connection = context.connectionTo(Endpoint.parse(parent)).block(config.get(ConfigKeys.START_TIMEOUT));
+		Connection connection = context.connectionTo(Endpoint.parse(parent)).block(context.config().get(ConfigKeys.START_TIMEOUT));
 		Sinks.Many<byte[]> results = Sinks.many().unicast().onBackpressureBuffer();
 		BlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
 		ChunkSubscriber chunks = new ChunkSubscriber(inbox);

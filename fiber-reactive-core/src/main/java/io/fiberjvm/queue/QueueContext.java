@@ -27,6 +27,12 @@ public interface QueueContext {
 	/** The largest frame the transport carries, in bytes. */
 	int maxFrameSize();
 
+	/** The runtime's resolved configuration. */
+	io.fiberjvm.config.FiberConfig config();
+
+	/** How this runtime writes and reads values that travel between processes (its allow-list applied), made once. */
+	io.fiberjvm.codec.ShippedValues values();
+
 	/** The queues this runtime hosts and the handles it has read. */
 	QueueService queues();
 

@@ -10,6 +10,19 @@ import io.fiberjvm.transport.Endpoint;
 final class InProcessContext implements QueueContext {
 
 	private final QueueService queues = new QueueService(this);
+	private final io.fiberjvm.config.FiberConfig config = io.fiberjvm.config.FiberConfig.resolve(java.util.Map.of(),
+			new java.util.Properties(), java.util.Map.of(), null);
+	private final io.fiberjvm.codec.ShippedValues values = new io.fiberjvm.codec.ShippedValues(java.util.List.of());
+
+	@Override
+	public io.fiberjvm.config.FiberConfig config() {
+		return config;
+	}
+
+	@Override
+	public io.fiberjvm.codec.ShippedValues values() {
+		return values;
+	}
 
 	@Override
 	public Endpoint localAddress() {
