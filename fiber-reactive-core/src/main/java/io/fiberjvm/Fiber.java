@@ -29,6 +29,7 @@ import io.fiberjvm.queue.QueueContext;
 import io.fiberjvm.queue.QueueService;
 import io.fiberjvm.backend.BackendProvider;
 import io.fiberjvm.backend.JobSpec;
+import io.fiberjvm.config.ConfigException;
 import io.fiberjvm.config.ConfigKeys;
 import io.fiberjvm.config.FiberConfig;
 import io.fiberjvm.spi.Providers;
@@ -85,6 +86,7 @@ public final class Fiber implements AutoCloseable {
 	private final Map<Endpoint, Mono<Connection>> connections = new ConcurrentHashMap<>();
 	private final String javaExecutable;
 	private final SharedClassArchive classArchive;
+	private final String advertisedHost;
 
 	Fiber(FiberConfig config) {
 		this(config, newSecret(), null);
@@ -105,11 +107,15 @@ public final class Fiber implements AutoCloseable {
 		this.javaExecutable = config.get(ConfigKeys.JAVA).isEmpty()
 				? Path.of(System.getProperty("java.home"), "bin", "java").toString()
 				: config.get(ConfigKeys.JAVA);
-		this.classArchive = config.get(ConfigKeys.CLASS_SHARING)
+		this.classArchive = config.get(ConfigKeys.CLASS_SHARING) && backend.runsJobsOnThisMachine()
 				? SharedClassArchive.forClasspath(javaExecutable, System.getProperty("java.class.path"),
 						Path.of(System.getProperty("java.io.tmpdir"), "fiber-cds"))
 				: null;
-		Endpoint bindAt = new Endpoint(config.get(ConfigKeys.HOST), config.get(ConfigKeys.PORT));
+		// Jobs on other machines cannot reach loopback: listen everywhere unless told where.
+		String host = !backend.runsJobsOnThisMachine() && config.sourceOf(ConfigKeys.HOST).equals("default")
+				? "0.0.0.0" : config.get(ConfigKeys.HOST);
+		this.advertisedHost = advertisedHost(config.get(ConfigKeys.ADVERTISE_HOST), host);
+		Endpoint bindAt = new Endpoint(host, config.get(ConfigKeys.PORT));
 		this.server = Mono.defer(() -> closed.get() ? Mono.error(closedError("listen")) : transport.bind(bindAt, this::accept))
 				.doOnNext(s -> {
 					bound = s;
@@ -119,6 +125,30 @@ public final class Fiber implements AutoCloseable {
 				})
 				// A failed bind (say, a fixed port in use) is tried again next time, not remembered.
 				.cache(s -> Duration.ofMillis(Long.MAX_VALUE), error -> Duration.ZERO, () -> Duration.ZERO);
+	}
+
+	/** The host others reach this runtime at: the one configured, else the bound one, else (for a wildcard) this machine's. */
+	private static String advertisedHost(String configured, String bound) {
+		if (!configured.isEmpty()) {
+			return configured;
+		}
+		if (!bound.equals("0.0.0.0") && !bound.equals("::") && !bound.equals("[::]")) {
+			return bound;
+		}
+		try {
+			// In a pod the host name resolves to the pod's IP.
+			return java.net.InetAddress.getLocalHost().getHostAddress();
+		}
+		catch (java.net.UnknownHostException e) {
+			throw new ConfigException(ConfigKeys.ADVERTISE_HOST.name(), "this runtime listens on every interface (" + bound
+					+ ") but this machine's own address cannot be found (" + e.getMessage()
+					+ "); set configuration key 'advertise-host' to the address its jobs should reach it at");
+		}
+	}
+
+	/** Where others reach the server: its port at the advertised host. */
+	private Endpoint advertised(TransportServer listening) {
+		return new Endpoint(advertisedHost, listening.address().port());
 	}
 
 	private static String newSecret() {
@@ -172,7 +202,7 @@ public final class Fiber implements AutoCloseable {
 
 	/** Where this run listens for its children; binds on first use. Fails once the runtime is closed. */
 	public Mono<Endpoint> address() {
-		return Mono.defer(() -> closed.get() ? Mono.error(closedError("listen")) : server.map(TransportServer::address));
+		return Mono.defer(() -> closed.get() ? Mono.error(closedError("listen")) : server.map(this::advertised));
 	}
 
 	/** A queue hosted by this runtime, holding at most 1024 items; see {@link FiberQueue}. */
@@ -289,7 +319,7 @@ public final class Fiber implements AutoCloseable {
 		String jobId = jobIdFor(name);
 		return server.flatMap(s -> {
 			SharedClassArchive.Lease archive = classArchive != null ? classArchive.lease() : null;
-			JobSpec spec = JobSpec.of(jobId, childCommand(s.address(), jobId, archive == null ? List.of() : archive.options()))
+			JobSpec spec = JobSpec.of(jobId, childCommand(advertised(s), jobId, archive == null ? List.of() : archive.options()))
 					.withEnvironment(childEnvironment())
 					.withResources(resources)
 					.withLabel("fiber-run", runId)
@@ -407,7 +437,7 @@ public final class Fiber implements AutoCloseable {
 			TransportServer listening = bound;
 			if (listening != null && !closed.get()) {
 				// Already listening: no blocking, so a queue can be made on any thread.
-				return listening.address();
+				return advertised(listening);
 			}
 			return address().block(config.get(ConfigKeys.START_TIMEOUT));
 		}

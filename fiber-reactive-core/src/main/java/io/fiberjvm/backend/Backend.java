@@ -13,6 +13,15 @@ public interface Backend extends AutoCloseable {
 	/** The provider name of this backend, for example {@code local}. */
 	String name();
 
+	/**
+	 * Whether jobs run on this machine, so they reach their parent over loopback. When they do not, a
+	 * runtime whose {@code host} is not set listens on every interface and gives its jobs its own
+	 * address ({@code advertise-host}), and jobs get no class-data archive from this machine.
+	 */
+	default boolean runsJobsOnThisMachine() {
+		return true;
+	}
+
 	/** Starts a job; emits once the backend has accepted it. */
 	Mono<Job> create(JobSpec spec);
 

@@ -28,7 +28,7 @@ public final class ConfigKeys {
 
 	/** Which backend runs job-backed processes; empty picks the available one with the highest priority. */
 	public static final ConfigKey<String> BACKEND = register(new ConfigKey<>("backend", "string", "",
-			"Backend for job-backed processes (local, kubernetes); empty picks the available one with the highest priority.",
+			"Backend for job-backed processes (local, kubernetes); empty picks the available one with the highest priority (kubernetes inside a cluster, where KUBERNETES_SERVICE_HOST is set).",
 			ConfigKeys::word));
 
 	/** Which transport carries messages; empty picks the one with the highest priority. */
@@ -38,8 +38,13 @@ public final class ConfigKeys {
 
 	/** The address the parent listens on for its children. */
 	public static final ConfigKey<String> HOST = register(new ConfigKey<>("host", "string", "127.0.0.1",
-			"Address the parent listens on for its children; loopback for the local backend.",
+			"Address the parent listens on for its children: loopback by default, every interface (0.0.0.0) when the backend runs jobs on other machines and this key is not set.",
 			ConfigKeys::nonEmpty));
+
+	/** The address others are told to reach this runtime at. */
+	public static final ConfigKey<String> ADVERTISE_HOST = register(new ConfigKey<>("advertise-host", "string", "",
+			"Address children and peers are told to reach this runtime at; empty means host, or this machine's own address (a pod's IP) when host is a wildcard. Not passed to children.",
+			text -> text.trim()));
 
 	/** The port the parent listens on; 0 picks a free one. */
 	public static final ConfigKey<Integer> PORT = register(new ConfigKey<>("port", "int", "0",
@@ -101,6 +106,31 @@ public final class ConfigKeys {
 			"Directory for the output of local job-backed processes; empty uses java.io.tmpdir/fiber-logs.",
 			text -> Path.of(text.trim())));
 
+	/** The Kubernetes namespace job pods go to. */
+	public static final ConfigKey<String> NAMESPACE = register(new ConfigKey<>("namespace", "string", "",
+			"Kubernetes namespace for job pods; empty means the parent pod's own (or the kubeconfig's), else default.",
+			ConfigKeys::dnsLabel));
+
+	/** The container image of job pods. */
+	public static final ConfigKey<String> IMAGE = register(new ConfigKey<>("image", "string", "",
+			"Container image for job pods; empty uses the parent pod's image.",
+			text -> text.trim()));
+
+	/** Persistent volume claims every job pod mounts. */
+	public static final ConfigKey<List<String>> VOLUMES = register(new ConfigKey<>("volumes", "list (commas)", "",
+			"Persistent volume claims mounted in every job pod, where the parent mounts them (else under /persistent/); empty mounts the parent pod's claims.",
+			text -> splitOn(text, ",").stream().map(ConfigKeys::dnsLabel).toList()));
+
+	/** The pod this runtime runs in. */
+	public static final ConfigKey<String> POD_NAME = register(new ConfigKey<>("pod-name", "string", "",
+			"The pod this runtime runs in, which owns its job pods (deleting it deletes them) and lends them its image and claims; empty reads HOSTNAME inside a cluster. Not passed to children.",
+			ConfigKeys::dnsLabel));
+
+	/** Where the Kubernetes backend finds its cluster. */
+	public static final ConfigKey<String> KUBECONFIG = register(new ConfigKey<>("kubeconfig", "path", "",
+			"Kubeconfig file the Kubernetes backend uses; empty uses the pod's service account inside a cluster, else KUBECONFIG or ~/.kube/config.",
+			text -> text.trim()));
+
 	private ConfigKeys() {
 	}
 
@@ -123,6 +153,15 @@ public final class ConfigKeys {
 		String t = text.trim().toLowerCase(Locale.ROOT);
 		if (!t.isEmpty() && !t.matches("[a-z][a-z0-9-]*")) {
 			throw new IllegalArgumentException("'" + text + "' is not a name (letters, digits and dashes)");
+		}
+		return t;
+	}
+
+	/** A Kubernetes object name (RFC 1123 label), or empty. */
+	private static String dnsLabel(String text) {
+		String t = text.trim();
+		if (!t.isEmpty() && (t.length() > 253 || !t.matches("[a-z0-9]([-a-z0-9.]*[a-z0-9])?"))) {
+			throw new IllegalArgumentException("'" + text + "' is not a Kubernetes name (lower-case letters, digits, '-' and '.')");
 		}
 		return t;
 	}

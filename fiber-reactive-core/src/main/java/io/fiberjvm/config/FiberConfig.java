@@ -140,13 +140,14 @@ public final class FiberConfig {
 
 	/**
 	 * The environment that hands this configuration to a child: every value that did not come
-	 * from a default, as {@code FIBER_*} variables. The port is left out, so a child that opens
-	 * a runtime of its own does not collide with its parent's listening port.
+	 * from a default, as {@code FIBER_*} variables. What names this process alone is left out: the
+	 * port (a child that opens a runtime of its own must not collide with its parent's listening
+	 * port), the advertised address and the pod name.
 	 */
 	public Map<String, String> toChildEnvironment() {
 		Map<String, String> env = new LinkedHashMap<>();
 		texts.forEach((key, text) -> {
-			if (key != ConfigKeys.PORT) {
+			if (key != ConfigKeys.PORT && key != ConfigKeys.ADVERTISE_HOST && key != ConfigKeys.POD_NAME) {
 				env.put(key.environmentName(), text);
 			}
 		});

@@ -21,6 +21,7 @@ import reactor.test.StepVerifier;
 import io.fiberjvm.FiberException;
 import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.backend.Backend;
+import io.fiberjvm.backend.BackendContract;
 import io.fiberjvm.backend.BackendProvider;
 import io.fiberjvm.backend.Job;
 import io.fiberjvm.backend.JobSpec;
@@ -37,7 +38,7 @@ import static org.awaitility.Awaitility.await;
  * the test looks at them wait for a gate file the test creates; nothing here depends on how fast a
  * process starts or ends. Every backend a test opens is closed afterwards, which kills its live jobs.
  */
-class LocalBackendTest {
+class LocalBackendTest implements BackendContract {
 
 	private static final Duration LIMIT = Duration.ofSeconds(30);
 
@@ -81,6 +82,11 @@ class LocalBackendTest {
 			}));
 		}
 		assertThat(errors).isEmpty();
+	}
+
+	@Override
+	public Backend openBackend() {
+		return backend(List.of());
 	}
 
 	private LocalBackend backend(List<String> gpus) {

@@ -1,0 +1,270 @@
+package io.fiberjvm.k8s;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+import io.fiberjvm.FiberException;
+import io.fiberjvm.backend.Backend;
+import io.fiberjvm.backend.Job;
+import io.fiberjvm.backend.JobSpec;
+import io.fiberjvm.worker.WorkerRoutes;
+
+/**
+ * Runs each job as a pod (see {@link PodTemplate}) in one namespace.
+ *
+ * <p>One informer on this backend's pods (selected by the {@value #BACKEND_LABEL} label) drives every
+ * job's status: nothing is polled per pod. The run's secret goes into a Kubernetes Secret made with the
+ * first pod and read by pods through a {@code secretKeyRef}. Terminating a job deletes its pod with the
+ * grace period; closing the backend deletes every pod it made and the Secret. When this runtime runs in
+ * a pod ({@code pod-name}), that pod owns the jobs' pods and the Secret, so the cluster's garbage
+ * collector removes them if the runtime dies without closing.
+ */
+public final class KubernetesBackend implements Backend {
+
+	/** Names the backend instance that made a pod: the informer's selector. */
+	static final String BACKEND_LABEL = "fiber-backend";
+
+	/**
+	 * How this backend is set up.
+	 *
+	 * @param namespace where pods go
+	 * @param image the image for jobs, or empty for the parent pod's
+	 * @param volumes claims every job mounts, or empty for the parent pod's
+	 * @param podName the pod this runtime runs in, or empty outside a cluster
+	 * @param grace how long a deleted pod gets to stop
+	 */
+	public record Settings(String namespace, String image, List<String> volumes, String podName, Duration grace) {
+		public Settings {
+			Objects.requireNonNull(namespace, "namespace");
+			Objects.requireNonNull(image, "image");
+			volumes = List.copyOf(volumes);
+			Objects.requireNonNull(podName, "podName");
+			Objects.requireNonNull(grace, "grace");
+		}
+	}
+
+	private final KubernetesClient client;
+	private final boolean ownsClient;
+	private final Settings settings;
+	private final String instance = UUID.randomUUID().toString();
+	private final Map<String, KubernetesJob> jobs = new ConcurrentHashMap<>();
+	private final Map<String, Pod> lastSeen = new ConcurrentHashMap<>();
+	private final Map<String, Mono<String>> secrets = new ConcurrentHashMap<>();
+	private final Mono<Pod> parent;
+	private SharedIndexInformer<Pod> informer;
+	private boolean closed;
+
+	/**
+	 * A backend over {@code client}.
+	 *
+	 * @param ownsClient whether closing the backend closes the client
+	 */
+	public KubernetesBackend(KubernetesClient client, boolean ownsClient, Settings settings) {
+		this.client = Objects.requireNonNull(client, "client");
+		this.ownsClient = ownsClient;
+		this.settings = Objects.requireNonNull(settings, "settings");
+		this.parent = Mono.fromCallable(this::readParent).subscribeOn(Schedulers.boundedElastic()).cache();
+	}
+
+	@Override
+	public String name() {
+		return "kubernetes";
+	}
+
+	@Override
+	public boolean runsJobsOnThisMachine() {
+		return false;
+	}
+
+	/** The namespace pods go to. */
+	public String namespace() {
+		return settings.namespace();
+	}
+
+	@Override
+	public Mono<Job> create(JobSpec spec) {
+		Objects.requireNonNull(spec, "spec");
+		return parent.flatMap(owner -> secretFor(spec, owner).map(secretName -> launch(spec, owner, secretName)))
+				.subscribeOn(Schedulers.boundedElastic());
+	}
+
+	private Job launch(JobSpec spec, Pod owner, String secretName) {
+		JobSpec labelled = spec.withLabel(BACKEND_LABEL, instance);
+		if (labelled.volumes().isEmpty()) {
+			for (String claim : settings.volumes()) {
+				labelled = labelled.withVolume(claim);
+			}
+		}
+		Pod pod = PodTemplate.podFor(labelled, new PodTemplate.Settings(settings.namespace(),
+				settings.image().isEmpty() ? null : settings.image(), secretName, owner.getMetadata() == null ? null : owner));
+		KubernetesJob job = new KubernetesJob(labelled, settings.namespace(), client, settings.grace());
+		synchronized (this) {
+			if (closed) {
+				throw new FiberException("the Kubernetes backend is closed; job " + spec.name() + " was not started");
+			}
+			startInformer();
+			// Known before it exists, so no event about it is missed.
+			jobs.put(spec.name(), job);
+		}
+		try {
+			client.pods().inNamespace(settings.namespace()).resource(pod).create();
+		}
+		catch (KubernetesClientException e) {
+			jobs.remove(spec.name());
+			throw new FiberException("the Kubernetes API refused pod " + spec.name() + " in namespace "
+					+ settings.namespace() + ": " + describe(e), e);
+		}
+		// The informer may have seen the pod before it was known here.
+		Pod seen = lastSeen.get(spec.name());
+		if (seen != null) {
+			job.observe(seen);
+		}
+		job.onTerminal().subscribe(status -> {
+			jobs.remove(spec.name());
+			lastSeen.remove(spec.name());
+		});
+		return job;
+	}
+
+	/** Creates the run's Secret once per run: the first pod of a run waits for it. */
+	private Mono<String> secretFor(JobSpec spec, Pod owner) {
+		String runId = spec.labels().get("fiber-run");
+		String secret = spec.environment().get(WorkerRoutes.SECRET_ENV);
+		if (runId == null || secret == null) {
+			// A job outside a run (no secret to hand over) still gets a reference that resolves.
+			runId = runId != null ? runId : "jobs-" + instance.substring(0, 8);
+			secret = secret != null ? secret : "";
+		}
+		String id = runId;
+		String value = secret;
+		return secrets.computeIfAbsent(id, key -> Mono.fromCallable(() -> {
+			try {
+				client.secrets().inNamespace(settings.namespace())
+						.resource(RunSecret.of(settings.namespace(), id, value, owner.getMetadata() == null ? null : owner))
+						.create();
+			}
+			catch (KubernetesClientException e) {
+				if (e.getCode() != 409) {
+					throw new FiberException("the Kubernetes API refused the run's Secret " + RunSecret.name(id)
+							+ " in namespace " + settings.namespace() + ": " + describe(e), e);
+				}
+			}
+			return RunSecret.name(id);
+		}).subscribeOn(Schedulers.boundedElastic()).cache(name -> Duration.ofMillis(Long.MAX_VALUE), error -> Duration.ZERO,
+				() -> Duration.ZERO));
+	}
+
+	/** The pod this runtime runs in, or an empty pod when it runs outside the cluster. */
+	private Pod readParent() {
+		if (settings.podName().isEmpty()) {
+			return new Pod();
+		}
+		Pod pod;
+		try {
+			pod = client.pods().inNamespace(settings.namespace()).withName(settings.podName()).get();
+		}
+		catch (KubernetesClientException e) {
+			throw new FiberException("cannot read this runtime's own pod " + settings.podName() + " in namespace "
+					+ settings.namespace() + ": " + describe(e), e);
+		}
+		if (pod == null) {
+			throw new FiberException("configuration key 'pod-name' names pod '" + settings.podName()
+					+ "', which does not exist in namespace " + settings.namespace());
+		}
+		return pod;
+	}
+
+	private void startInformer() {
+		if (informer != null) {
+			return;
+		}
+		informer = client.pods().inNamespace(settings.namespace()).withLabel(BACKEND_LABEL, instance)
+				.inform(new ResourceEventHandler<>() {
+					@Override
+					public void onAdd(Pod pod) {
+						seen(pod);
+					}
+
+					@Override
+					public void onUpdate(Pod before, Pod pod) {
+						seen(pod);
+					}
+
+					@Override
+					public void onDelete(Pod pod, boolean finalStateUnknown) {
+						KubernetesJob job = jobs.get(pod.getMetadata().getName());
+						if (job != null) {
+							job.gone(pod);
+						}
+					}
+				}, 0);
+	}
+
+	private void seen(Pod pod) {
+		String name = pod.getMetadata().getName();
+		lastSeen.put(name, pod);
+		KubernetesJob job = jobs.get(name);
+		if (job != null) {
+			job.observe(pod);
+		}
+	}
+
+	/** Jobs not ended yet. */
+	public int liveJobs() {
+		return jobs.size();
+	}
+
+	/** Deletes every pod this backend made, and the run's Secret; pods are deleted at once, without a grace period. */
+	@Override
+	public void close() {
+		synchronized (this) {
+			if (closed) {
+				return;
+			}
+			closed = true;
+		}
+		try {
+			client.pods().inNamespace(settings.namespace()).withLabel(BACKEND_LABEL, instance).withGracePeriod(0).delete();
+			for (String runId : secrets.keySet()) {
+				client.secrets().inNamespace(settings.namespace()).withName(RunSecret.name(runId)).delete();
+			}
+		}
+		catch (KubernetesClientException e) {
+			// The cluster may be gone; the owner references let its garbage collector finish the job.
+		}
+		finally {
+			jobs.values().forEach(job -> job.gone(lastSeen.get(job.id())));
+			if (informer != null) {
+				informer.stop();
+			}
+			if (ownsClient) {
+				client.close();
+			}
+		}
+	}
+
+	/** The API server's own words for a refusal. */
+	static String describe(KubernetesClientException e) {
+		if (e.getStatus() != null && e.getStatus().getMessage() != null) {
+			return e.getStatus().getMessage() + " (HTTP " + e.getCode() + ")";
+		}
+		return e.getMessage();
+	}
+
+	@Override
+	public String toString() {
+		return "KubernetesBackend[" + settings.namespace() + ", " + instance + "]";
+	}
+}

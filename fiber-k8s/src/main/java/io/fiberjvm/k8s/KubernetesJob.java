@@ -1,0 +1,124 @@
+package io.fiberjvm.k8s;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.OptionalLong;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Schedulers;
+
+import io.fiberjvm.FiberException;
+import io.fiberjvm.backend.Job;
+import io.fiberjvm.backend.JobSpec;
+import io.fiberjvm.backend.JobStatus;
+
+/**
+ * A job running as a pod. Its statuses are what the backend's pod informer reports, never polled:
+ * each change of the pod becomes a {@link JobStatus} once it differs from the last one, and a
+ * terminal status is final.
+ */
+final class KubernetesJob implements Job {
+
+	private final JobSpec spec;
+	private final String namespace;
+	private final KubernetesClient client;
+	private final Duration grace;
+	private final Sinks.Many<JobStatus> statuses = Sinks.many().replay().latest();
+	private volatile JobStatus status = new JobStatus(JobStatus.Phase.PENDING, null, "pod created");
+
+	KubernetesJob(JobSpec spec, String namespace, KubernetesClient client, Duration grace) {
+		this.spec = spec;
+		this.namespace = namespace;
+		this.client = client;
+		this.grace = grace;
+		statuses.tryEmitNext(status);
+	}
+
+	/** The pod as the informer saw it last. */
+	void observe(Pod pod) {
+		advance(PodStatuses.of(pod));
+	}
+
+	/** The pod is gone from the API. */
+	void gone(Pod lastSeen) {
+		advance(lastSeen == null ? new JobStatus(JobStatus.Phase.FAILED, PodStatuses.NO_EXIT_CODE, "the pod was deleted")
+				: PodStatuses.deleted(lastSeen));
+	}
+
+	/** The pod could not be created. */
+	void refused(String why) {
+		advance(new JobStatus(JobStatus.Phase.FAILED, PodStatuses.NO_EXIT_CODE, why));
+	}
+
+	private synchronized void advance(JobStatus next) {
+		if (status.isTerminal() || next.equals(status)) {
+			return;
+		}
+		status = next;
+		statuses.emitNext(next, Sinks.EmitFailureHandler.busyLooping(Duration.ofSeconds(1)));
+		if (next.isTerminal()) {
+			statuses.emitComplete(Sinks.EmitFailureHandler.busyLooping(Duration.ofSeconds(1)));
+		}
+	}
+
+	@Override
+	public String id() {
+		return spec.name();
+	}
+
+	@Override
+	public JobSpec spec() {
+		return spec;
+	}
+
+	@Override
+	public OptionalLong pid() {
+		return OptionalLong.empty();
+	}
+
+	@Override
+	public JobStatus status() {
+		return status;
+	}
+
+	@Override
+	public Flux<JobStatus> statuses() {
+		return statuses.asFlux();
+	}
+
+	/** Deletes the pod with the grace period; the kubelet stops its container, and the informer reports the end. */
+	@Override
+	public Mono<Void> terminate() {
+		return Mono.fromRunnable(() -> {
+			if (!status.isTerminal()) {
+				client.pods().inNamespace(namespace).withName(spec.name())
+						.withGracePeriod(Math.max(1, (grace.toMillis() + 999) / 1000)).delete();
+			}
+		}).subscribeOn(Schedulers.boundedElastic()).then(onTerminal()).then();
+	}
+
+	@Override
+	public Flux<String> logs() {
+		return Mono.fromCallable(() -> {
+			try {
+				return client.pods().inNamespace(namespace).withName(spec.name()).inContainer(PodTemplate.CONTAINER).getLog();
+			}
+			catch (KubernetesClientException e) {
+				throw new FiberException("the logs of pod " + spec.name() + " in namespace " + namespace
+						+ " cannot be read: " + KubernetesBackend.describe(e), e);
+			}
+		}).subscribeOn(Schedulers.boundedElastic())
+				// Splitting drops only the empty string after the last newline.
+				.flatMapIterable(text -> text.isEmpty() ? java.util.List.of() : Arrays.asList(text.split("\r?\n")));
+	}
+
+	@Override
+	public String toString() {
+		return "KubernetesJob[" + namespace + "/" + spec.name() + ", " + status.phase() + "]";
+	}
+}
