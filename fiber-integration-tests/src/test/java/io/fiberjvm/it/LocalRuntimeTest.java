@@ -1,0 +1,32 @@
+package io.fiberjvm.it;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.junit.jupiter.api.AfterEach;
+
+import io.fiberjvm.Fiber;
+import io.fiberjvm.FiberProcess;
+
+/** The runtime contract on the local backend: workers are child JVMs, lost by SIGKILL. */
+class LocalRuntimeTest implements RuntimeContract {
+
+	private final List<Fiber> fibers = new CopyOnWriteArrayList<>();
+
+	@Override
+	public Fiber openFiber() {
+		Fiber fiber = Fiber.builder().backend("local").open();
+		fibers.add(fiber);
+		return fiber;
+	}
+
+	@Override
+	public void loseWorker(Fiber fiber, FiberProcess worker) {
+		worker.pid().ifPresent(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+	}
+
+	@AfterEach
+	void close() {
+		fibers.forEach(Fiber::close);
+	}
+}
