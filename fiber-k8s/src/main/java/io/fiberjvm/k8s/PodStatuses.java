@@ -13,10 +13,10 @@ import io.fiberjvm.backend.JobStatus;
 
 /**
  * A job's status read from its pod, as a watch delivers it: the phase, and once the worker container
- * has terminated its exit code. A pod that can never start (its image cannot be pulled, its command
+ * (or a master pod's only container) has terminated its exit code. A pod that can never start (its image cannot be pulled, its command
  * cannot run, its spec is refused) is FAILED at once, with the reason, rather than PENDING forever.
  */
-final class PodStatuses {
+public final class PodStatuses {
 
 	/** Waiting reasons that mean the container will not start without a change to the pod. */
 	static final Set<String> NEVER_STARTS = Set.of("ErrImagePull", "ImagePullBackOff", "InvalidImageName",
@@ -28,7 +28,8 @@ final class PodStatuses {
 	private PodStatuses() {
 	}
 
-	static JobStatus of(Pod pod) {
+	/** The status a pod reads as now. */
+	public static JobStatus of(Pod pod) {
 		PodStatus status = pod.getStatus();
 		String phase = status == null || status.getPhase() == null ? "Pending" : status.getPhase();
 		ContainerStatus worker = worker(status);
@@ -66,7 +67,9 @@ final class PodStatuses {
 		if (containers == null) {
 			return null;
 		}
-		return containers.stream().filter(c -> PodTemplate.CONTAINER.equals(c.getName())).findFirst().orElse(null);
+		// A job's container is the worker; a master pod (fiber run) has one container of its own name.
+		return containers.stream().filter(c -> PodTemplate.CONTAINER.equals(c.getName())).findFirst()
+				.orElse(containers.size() == 1 ? containers.get(0) : null);
 	}
 
 	private static String describe(String reason, String message) {

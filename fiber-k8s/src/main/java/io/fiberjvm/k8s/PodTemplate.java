@@ -12,13 +12,11 @@ import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 
-import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.backend.JobSpec;
 import io.fiberjvm.worker.WorkerRoutes;
 
@@ -105,10 +103,7 @@ final class PodTemplate {
 				.withCommand(job.command())
 				.withEnv(environment(job, settings.secretName()))
 				.withVolumeMounts(mounts)
-				.withNewResources()
-				.withRequests(requests(job.resources()))
-				.withLimits(limits(job.resources()))
-				.endResources()
+				.withResources(PodResources.of(job.resources()))
 				.endContainer()
 				.endSpec()
 				.build();
@@ -151,25 +146,5 @@ final class PodTemplate {
 		env.add(new EnvVarBuilder().withName(WorkerRoutes.SECRET_ENV).withNewValueFrom().withNewSecretKeyRef()
 				.withName(secretName).withKey(SECRET_KEY).endSecretKeyRef().endValueFrom().build());
 		return env;
-	}
-
-	private static Map<String, Quantity> requests(ResourceSpec resources) {
-		Map<String, Quantity> requests = new LinkedHashMap<>();
-		if (resources.cpu() > 0) {
-			requests.put("cpu", new Quantity(Math.round(resources.cpu() * 1000) + "m"));
-		}
-		if (resources.memoryBytes() > 0) {
-			requests.put("memory", new Quantity(Long.toString(resources.memoryBytes())));
-		}
-		return requests;
-	}
-
-	private static Map<String, Quantity> limits(ResourceSpec resources) {
-		Map<String, Quantity> limits = requests(resources);
-		if (resources.gpu() > 0) {
-			// An extended resource is asked for in limits; Kubernetes sets the request equal.
-			limits.put("nvidia.com/gpu", new Quantity(Integer.toString(resources.gpu())));
-		}
-		return limits;
 	}
 }

@@ -1,13 +1,9 @@
 package io.fiberjvm.k8s;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -19,12 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsServer;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
@@ -43,9 +34,11 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
  * to its node, runs each pod's container command as a local process with the pod's environment (a
  * {@code secretKeyRef} resolved from its Secret), reports Pending → Running → Succeeded/Failed with the
  * exit code through the pod's status subresource, stops the process when the pod is deleted (SIGTERM,
- * then SIGKILL after the pod's grace period) and then removes the pod, and serves container logs to the
- * API server over HTTPS the way a kubelet does. Images and volumes are not emulated: every "container"
- * shares this machine's file system. It serves namespaces whose name starts with {@value #SERVED_PREFIX}
+ * then SIGKILL after the pod's grace period) and then removes the pod, and serves container logs and exec
+ * to the API server the way a kubelet does ({@link KubeletApi}). A pod's persistent volume claims are
+ * directories of this agent, bind-mounted at their mount paths in a mount namespace of the pod's own
+ * ({@code unshare}); exec enters it ({@code nsenter}). Images are not emulated: every "container" runs
+ * this machine's programs. It serves namespaces whose name starts with {@value #SERVED_PREFIX}
  * only, so tests that want pods left unscheduled use other namespaces.
  */
 final class NodeAgent implements AutoCloseable {
@@ -58,33 +51,40 @@ final class NodeAgent implements AutoCloseable {
 	private final ExecutorService events = Executors.newSingleThreadExecutor(r -> new Thread(r, "node-agent"));
 	private final Map<String, RunningPod> running = new ConcurrentHashMap<>();
 	private final java.util.Set<String> stopping = ConcurrentHashMap.newKeySet();
-	private final HttpsServer kubeletApi;
+	private final KubeletApi kubeletApi;
+	/** Mount points this agent made on the host, removed again (when empty) on close. */
+	private final List<Path> mountPoints = new java.util.concurrent.CopyOnWriteArrayList<>();
 	private SharedIndexInformer<Pod> informer;
 
-	/** A pod's process and its output file. */
-	private record RunningPod(Process process, Path log) {
+	/**
+	 * A pod's process, its output file and environment, and whether it runs in a mount namespace of
+	 * its own (where the pod's claims are bind-mounted).
+	 */
+	record RunningPod(Process process, Path log, Map<String, String> environment, boolean ownMounts) {
+
+		/** {@code command} as it runs inside this pod: in its mount namespace, so it sees the pod's claims. */
+		List<String> enter(List<String> command) {
+			if (!ownMounts) {
+				return command;
+			}
+			List<String> entered = new ArrayList<>(List.of("nsenter", "--target", Long.toString(process.pid()), "--mount", "--"));
+			entered.addAll(command);
+			return entered;
+		}
 	}
 
 	NodeAgent(KubernetesClient client, String nodeName, Path dir) throws Exception {
 		this.client = client;
 		this.nodeName = nodeName;
 		this.dir = Files.createDirectories(dir);
-		this.kubeletApi = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
-		kubeletApi.setHttpsConfigurator(new HttpsConfigurator(selfSignedTls(dir)));
-		kubeletApi.createContext("/containerLogs/", this::serveLogs);
-		kubeletApi.setExecutor(Executors.newCachedThreadPool(r -> {
-			Thread t = new Thread(r, "node-agent-logs");
-			t.setDaemon(true);
-			return t;
-		}));
+		this.kubeletApi = new KubeletApi((namespace, pod) -> running.get(namespace + "/" + pod), this.dir);
 	}
 
 	NodeAgent start() {
-		kubeletApi.start();
 		client.nodes().resource(new NodeBuilder().withNewMetadata().withName(nodeName).endMetadata().build()).create();
 		client.nodes().withName(nodeName).editStatus(node -> new NodeBuilder(node).withNewStatus()
 				.addNewAddress().withType("InternalIP").withAddress("127.0.0.1").endAddress()
-				.withNewDaemonEndpoints().withNewKubeletEndpoint().withPort(kubeletApi.getAddress().getPort()).endKubeletEndpoint()
+				.withNewDaemonEndpoints().withNewKubeletEndpoint().withPort(kubeletApi.port()).endKubeletEndpoint()
 				.endDaemonEndpoints()
 				.addNewCondition().withType("Ready").withStatus("True").endCondition()
 				.endStatus().build());
@@ -174,6 +174,26 @@ final class NodeAgent implements AutoCloseable {
 		if (container.getArgs() != null) {
 			command.addAll(container.getArgs());
 		}
+		List<String[]> mounts;
+		try {
+			mounts = claimMounts(pod, container);
+		}
+		catch (IllegalStateException e) {
+			setStatus(pod, p -> waiting(p, container.getName(), "ContainerCreating", e.getMessage()));
+			return;
+		}
+		if (!mounts.isEmpty()) {
+			// A mount namespace of its own, where each claim's directory is bind-mounted at its mount path.
+			StringBuilder script = new StringBuilder();
+			for (String[] mount : mounts) {
+				script.append("mount --bind '").append(mount[0]).append("' '").append(mount[1]).append("' && ");
+			}
+			script.append("exec \"$@\"");
+			List<String> wrapped = new ArrayList<>(List.of("unshare", "--mount", "--propagation", "private", "--", "sh", "-c",
+					script.toString(), "pod"));
+			wrapped.addAll(command);
+			command = wrapped;
+		}
 		ProcessBuilder builder = new ProcessBuilder(command);
 		Map<String, String> env = builder.environment();
 		// A container sees its own environment, not the test's configuration.
@@ -198,7 +218,8 @@ final class NodeAgent implements AutoCloseable {
 			setStatus(pod, p -> waiting(p, container.getName(), "RunContainerError", e.getMessage()));
 			return;
 		}
-		running.put(key(pod), new RunningPod(process, log));
+		Map<String, String> podEnv = new java.util.HashMap<>(env);
+		running.put(key(pod), new RunningPod(process, log, podEnv, !mounts.isEmpty()));
 		String started = Instant.now().toString();
 		setStatus(pod, p -> {
 			p.getStatus().setPhase("Running");
@@ -212,6 +233,48 @@ final class NodeAgent implements AutoCloseable {
 			return p;
 		});
 		process.onExit().thenRun(() -> events.execute(() -> exited(pod, container, process, started)));
+	}
+
+	/**
+	 * Claim directory → mount path for each of the container's claim volumes; the claim must exist.
+	 * A claim's files live under this agent's directory, one directory per namespace and claim.
+	 */
+	private List<String[]> claimMounts(Pod pod, Container container) {
+		List<String[]> mounts = new ArrayList<>();
+		if (pod.getSpec().getVolumes() == null || container.getVolumeMounts() == null) {
+			return mounts;
+		}
+		String namespace = pod.getMetadata().getNamespace();
+		for (io.fabric8.kubernetes.api.model.VolumeMount mount : container.getVolumeMounts()) {
+			io.fabric8.kubernetes.api.model.Volume volume = pod.getSpec().getVolumes().stream()
+					.filter(v -> v.getName().equals(mount.getName())).findFirst().orElse(null);
+			if (volume == null || volume.getPersistentVolumeClaim() == null) {
+				continue;
+			}
+			String claim = volume.getPersistentVolumeClaim().getClaimName();
+			if (client.persistentVolumeClaims().inNamespace(namespace).withName(claim).get() == null) {
+				throw new IllegalStateException("persistentvolumeclaim \"" + claim + "\" not found");
+			}
+			try {
+				Path data = Files.createDirectories(dir.resolve("claims").resolve(namespace).resolve(claim));
+				Path point = Path.of(mount.getMountPath());
+				if (!Files.isDirectory(point)) {
+					Path missing = point;
+					List<Path> made = new ArrayList<>();
+					while (missing != null && !Files.exists(missing)) {
+						made.add(0, missing);
+						missing = missing.getParent();
+					}
+					Files.createDirectories(point);
+					mountPoints.addAll(made);
+				}
+				mounts.add(new String[] {data.toString(), point.toString()});
+			}
+			catch (IOException e) {
+				throw new IllegalStateException("cannot prepare claim " + claim + ": " + e.getMessage());
+			}
+		}
+		return mounts;
 	}
 
 	private void exited(Pod pod, Container container, Process process, String started) {
@@ -293,46 +356,6 @@ final class NodeAgent implements AutoCloseable {
 		}
 	}
 
-	/** {@code GET /containerLogs/{namespace}/{pod}/{container}[?follow=true]}, as the API server asks a kubelet. */
-	private void serveLogs(HttpExchange exchange) throws IOException {
-		String[] parts = exchange.getRequestURI().getPath().split("/");
-		String query = exchange.getRequestURI().getQuery();
-		boolean follow = query != null && query.contains("follow=true");
-		RunningPod pod = parts.length >= 4 ? running.get(parts[2] + "/" + parts[3]) : null;
-		if (pod == null) {
-			exchange.sendResponseHeaders(404, -1);
-			exchange.close();
-			return;
-		}
-		exchange.getResponseHeaders().set("Content-Type", "text/plain");
-		exchange.sendResponseHeaders(200, 0);
-		try (OutputStream out = exchange.getResponseBody(); InputStream in = Files.newInputStream(pod.log())) {
-			byte[] buffer = new byte[8192];
-			while (true) {
-				int n = in.read(buffer);
-				if (n > 0) {
-					out.write(buffer, 0, n);
-					out.flush();
-					continue;
-				}
-				if (!follow || !pod.process().isAlive()) {
-					// One last read after the exit, then the stream ends.
-					while ((n = in.read(buffer)) > 0) {
-						out.write(buffer, 0, n);
-					}
-					return;
-				}
-				try {
-					pod.process().waitFor(50, TimeUnit.MILLISECONDS);
-				}
-				catch (InterruptedException e) {
-					Thread.currentThread().interrupt();
-					return;
-				}
-			}
-		}
-	}
-
 	private static void killTree(Process process, boolean forcibly) {
 		List<ProcessHandle> tree = process.descendants().toList();
 		if (forcibly) {
@@ -348,30 +371,6 @@ final class NodeAgent implements AutoCloseable {
 		return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
 	}
 
-	/** A key pair for the kubelet API, made by the JDK's keytool; the API server does not check it. */
-	private static SSLContext selfSignedTls(Path dir) throws Exception {
-		Path store = dir.resolve("kubelet.p12");
-		Files.deleteIfExists(store);
-		Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
-		Process p = new ProcessBuilder(keytool.toString(), "-genkeypair", "-alias", "kubelet", "-keyalg", "EC",
-				"-groupname", "secp256r1", "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1", "-validity", "2",
-				"-keystore", store.toString(), "-storetype", "PKCS12", "-storepass", "node-agent", "-keypass", "node-agent")
-				.redirectErrorStream(true).start();
-		String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-		if (p.waitFor() != 0) {
-			throw new IllegalStateException("keytool failed: " + output);
-		}
-		KeyStore keys = KeyStore.getInstance("PKCS12");
-		try (InputStream in = Files.newInputStream(store)) {
-			keys.load(in, "node-agent".toCharArray());
-		}
-		KeyManagerFactory managers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-		managers.init(keys, "node-agent".toCharArray());
-		SSLContext tls = SSLContext.getInstance("TLS");
-		tls.init(managers.getKeyManagers(), null, null);
-		return tls;
-	}
-
 	/** Kills every process, stops watching and serving, and removes the node. */
 	@Override
 	public void close() {
@@ -383,7 +382,15 @@ final class NodeAgent implements AutoCloseable {
 		for (RunningPod p : running.values()) {
 			p.process().onExit().orTimeout(10, TimeUnit.SECONDS).exceptionally(e -> null).join();
 		}
-		kubeletApi.stop(0);
+		kubeletApi.close();
+		for (int i = mountPoints.size() - 1; i >= 0; i--) {
+			try {
+				Files.deleteIfExists(mountPoints.get(i));
+			}
+			catch (IOException notEmpty) {
+				// something else put files there: leave it
+			}
+		}
 		try {
 			client.nodes().withName(nodeName).delete();
 		}

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  *
  * <p>The binaries come from {@code src/test/k8s/kube-apiserver.sh}, which the build runs first.
  */
-final class TestCluster implements ExtensionContext.Store.CloseableResource {
+public final class TestCluster implements ExtensionContext.Store.CloseableResource {
 
 	private static final AtomicInteger NAMESPACES = new AtomicInteger();
 
@@ -50,7 +50,7 @@ final class TestCluster implements ExtensionContext.Store.CloseableResource {
 	}
 
 	/** Resolves {@link TestCluster} parameters with the run's one cluster. */
-	static final class Resolver implements ParameterResolver {
+	public static final class Resolver implements ParameterResolver {
 
 		@Override
 		public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
@@ -72,12 +72,12 @@ final class TestCluster implements ExtensionContext.Store.CloseableResource {
 	}
 
 	/** A client with the cluster administrator's rights. */
-	KubernetesClient client() {
+	public KubernetesClient client() {
 		return client;
 	}
 
 	/** The administrator's kubeconfig file. */
-	Path kubeconfig() {
+	public Path kubeconfig() {
 		return kubeconfig;
 	}
 
@@ -89,10 +89,15 @@ final class TestCluster implements ExtensionContext.Store.CloseableResource {
 	 * A new namespace. Namespaces starting with {@value NodeAgent#SERVED_PREFIX} have their pods run by
 	 * the node agent; others leave pods unscheduled.
 	 */
-	String namespace(String prefix) {
+	public String namespace(String prefix) {
 		String name = (prefix + "-" + NAMESPACES.incrementAndGet()).toLowerCase(Locale.ROOT);
 		client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
 		return name;
+	}
+
+	/** A new namespace whose pods the node agent runs. */
+	public String servedNamespace(String prefix) {
+		return namespace(NodeAgent.SERVED_PREFIX + prefix);
 	}
 
 	@Override

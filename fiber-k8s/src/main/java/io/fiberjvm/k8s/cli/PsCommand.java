@@ -1,0 +1,110 @@
+package io.fiberjvm.k8s.cli;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import io.fiberjvm.backend.JobStatus;
+import io.fiberjvm.k8s.MasterPod;
+import io.fiberjvm.k8s.PodStatuses;
+
+/** {@code fiber ps}: the master pods of programs and the pods of their job-backed processes. */
+@Command(name = "ps", mixinStandardHelpOptions = true,
+		description = "Lists programs' master pods and their job pods: name, kind, parent, status, exit code and age.")
+final class PsCommand implements Callable<Integer> {
+
+	@Mixin
+	ClusterOptions cluster;
+
+	@Spec
+	CommandSpec spec;
+
+	@Option(names = "--run", paramLabel = "RUN", description = "Only the job pods of this run id.")
+	String run;
+
+	@Override
+	public Integer call() {
+		PrintWriter out = spec.commandLine().getOut();
+		try (KubernetesClient client = cluster.connect()) {
+			String namespace = cluster.namespace(client);
+			Map<String, Pod> pods = new LinkedHashMap<>();
+			if (run == null) {
+				client.pods().inNamespace(namespace).withLabel(MasterPod.ROLE_LABEL).list().getItems()
+						.forEach(p -> pods.put(p.getMetadata().getName(), p));
+				client.pods().inNamespace(namespace).withLabel("fiber-run").list().getItems()
+						.forEach(p -> pods.put(p.getMetadata().getName(), p));
+			}
+			else {
+				client.pods().inNamespace(namespace).withLabel("fiber-run", run).list().getItems()
+						.forEach(p -> pods.put(p.getMetadata().getName(), p));
+			}
+			List<String[]> rows = new ArrayList<>();
+			rows.add(new String[] {"NAME", "KIND", "PARENT", "STATUS", "EXIT", "AGE"});
+			pods.values().stream().sorted(Comparator.comparing((Pod p) -> p.getMetadata().getCreationTimestamp())
+					.thenComparing(p -> p.getMetadata().getName())).forEach(p -> rows.add(row(p)));
+			print(out, rows);
+		}
+		return 0;
+	}
+
+	private static String[] row(Pod pod) {
+		Map<String, String> labels = pod.getMetadata().getLabels();
+		String kind = labels.containsKey("fiber-run") ? "job" : labels.getOrDefault(MasterPod.ROLE_LABEL, "?");
+		JobStatus status = PodStatuses.of(pod);
+		String phase = status.phase().name().toLowerCase(Locale.ROOT);
+		if (pod.getMetadata().getDeletionTimestamp() != null && !status.isTerminal()) {
+			phase = "terminating";
+		}
+		return new String[] {pod.getMetadata().getName(), kind, labels.getOrDefault("fiber-parent", "-"), phase,
+				status.exitCode() == null ? "-" : status.exitCode().toString(), age(pod.getMetadata().getCreationTimestamp())};
+	}
+
+	private static String age(String created) {
+		if (created == null) {
+			return "-";
+		}
+		Duration age = Duration.between(Instant.parse(created), Instant.now());
+		if (age.toDays() > 0) {
+			return age.toDays() + "d";
+		}
+		if (age.toHours() > 0) {
+			return age.toHours() + "h";
+		}
+		if (age.toMinutes() > 0) {
+			return age.toMinutes() + "m";
+		}
+		return Math.max(0, age.toSeconds()) + "s";
+	}
+
+	private static void print(PrintWriter out, List<String[]> rows) {
+		int[] widths = new int[rows.get(0).length];
+		for (String[] row : rows) {
+			for (int i = 0; i < row.length; i++) {
+				widths[i] = Math.max(widths[i], row[i].length());
+			}
+		}
+		for (String[] row : rows) {
+			StringBuilder line = new StringBuilder();
+			for (int i = 0; i < row.length; i++) {
+				line.append(i == row.length - 1 ? row[i] : String.format("%-" + (widths[i] + 3) + "s", row[i]));
+			}
+			out.println(line.toString().stripTrailing());
+		}
+		out.flush();
+	}
+}
