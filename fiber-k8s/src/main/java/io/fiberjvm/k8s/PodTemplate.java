@@ -23,7 +23,8 @@ import io.fiberjvm.worker.WorkerRoutes;
 /**
  * The pod for one job-backed process: the worker command in the parent's image (or the one set), the
  * job's resources as requests and limits, the parent's volume claims (or the ones named) mounted where
- * the parent mounts them, labels naming the run and the parent, an owner reference to the parent pod
+ * the parent mounts them, the parent's service account, labels naming the run and the parent, an owner
+ * reference to the parent pod
  * so deleting it removes its children, {@code restartPolicy: Never}, and the run's secret only through
  * a {@code secretKeyRef}, never as a value in the spec.
  */
@@ -94,7 +95,10 @@ final class PodTemplate {
 			mounts.add(new VolumeMountBuilder().withName(volume).withMountPath(claim.getValue()).build());
 		}
 
+		// A job acts as its parent does: it may start jobs of its own.
+		String serviceAccount = parent == null || parent.getSpec() == null ? null : parent.getSpec().getServiceAccountName();
 		return pod.withNewSpec()
+				.withServiceAccountName(serviceAccount)
 				.withRestartPolicy("Never")
 				.withVolumes(volumes)
 				.addNewContainer()
