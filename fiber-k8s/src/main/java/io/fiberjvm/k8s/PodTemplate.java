@@ -24,9 +24,8 @@ import io.fiberjvm.worker.WorkerRoutes;
  * The pod for one job-backed process: the worker command in the parent's image (or the one set), the
  * job's resources as requests and limits, the parent's volume claims (or the ones named) mounted where
  * the parent mounts them, the parent's service account, labels naming the run and the parent, an owner
- * reference to the parent pod
- * so deleting it removes its children, {@code restartPolicy: Never}, and the run's secret only through
- * a {@code secretKeyRef}, never as a value in the spec.
+ * reference to the parent pod so deleting it removes its children, {@code restartPolicy: Never}, and
+ * the run's secret only through a {@code secretKeyRef}, never as a value in the spec.
  */
 final class PodTemplate {
 

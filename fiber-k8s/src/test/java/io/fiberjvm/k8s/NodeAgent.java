@@ -177,6 +177,7 @@ final class NodeAgent implements AutoCloseable {
 		List<String[]> mounts;
 		try {
 			mounts = claimMounts(pod, container);
+			serviceAccountMount(pod).ifPresent(mounts::add);
 		}
 		catch (IllegalStateException e) {
 			setStatus(pod, p -> waiting(p, container.getName(), "ContainerCreating", e.getMessage()));
@@ -199,6 +200,10 @@ final class NodeAgent implements AutoCloseable {
 		// A container sees its own environment, not the test's configuration.
 		env.keySet().removeIf(name -> name.startsWith("FIBER_") || name.startsWith("KUBERNETES_"));
 		env.put("HOSTNAME", pod.getMetadata().getName());
+		// Every pod learns where the API server is, as from the kubernetes Service.
+		java.net.URI api = java.net.URI.create(client.getConfiguration().getMasterUrl());
+		env.put("KUBERNETES_SERVICE_HOST", api.getHost());
+		env.put("KUBERNETES_SERVICE_PORT", Integer.toString(api.getPort()));
 		try {
 			for (EnvVar variable : container.getEnv()) {
 				env.put(variable.getName(), valueOf(pod, variable));
@@ -258,16 +263,7 @@ final class NodeAgent implements AutoCloseable {
 			try {
 				Path data = Files.createDirectories(dir.resolve("claims").resolve(namespace).resolve(claim));
 				Path point = Path.of(mount.getMountPath());
-				if (!Files.isDirectory(point)) {
-					Path missing = point;
-					List<Path> made = new ArrayList<>();
-					while (missing != null && !Files.exists(missing)) {
-						made.add(0, missing);
-						missing = missing.getParent();
-					}
-					Files.createDirectories(point);
-					mountPoints.addAll(made);
-				}
+				makeMountPoint(point);
 				mounts.add(new String[] {data.toString(), point.toString()});
 			}
 			catch (IOException e) {
@@ -275,6 +271,51 @@ final class NodeAgent implements AutoCloseable {
 			}
 		}
 		return mounts;
+	}
+
+	/**
+	 * For a pod whose service account exists: a token the API server issues for it, its CA and the
+	 * namespace, mounted where a kubelet puts them, so a program finds the cluster by itself.
+	 */
+	private java.util.Optional<String[]> serviceAccountMount(Pod pod) {
+		String account = pod.getSpec().getServiceAccountName();
+		String namespace = pod.getMetadata().getNamespace();
+		if (account == null || account.isEmpty()
+				|| client.serviceAccounts().inNamespace(namespace).withName(account).get() == null) {
+			return java.util.Optional.empty();
+		}
+		String token = client.serviceAccounts().inNamespace(namespace).withName(account)
+				.tokenRequest(new io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder().withNewSpec()
+						.withExpirationSeconds(3600L).endSpec().build())
+				.getStatus().getToken();
+		try {
+			Path files = Files.createDirectories(dir.resolve("serviceaccounts").resolve(key(pod).replace('/', '_')));
+			Files.writeString(files.resolve("token"), token);
+			Files.writeString(files.resolve("namespace"), namespace);
+			Files.copy(Path.of(client.getConfiguration().getCaCertFile()), files.resolve("ca.crt"),
+					java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+			Path point = Path.of("/var/run/secrets/kubernetes.io/serviceaccount");
+			makeMountPoint(point);
+			return java.util.Optional.of(new String[] {files.toString(), point.toString()});
+		}
+		catch (IOException e) {
+			throw new IllegalStateException("cannot prepare the service account token: " + e.getMessage());
+		}
+	}
+
+	/** Makes {@code point} (and its missing parents), remembering what it made so close() can remove it. */
+	private void makeMountPoint(Path point) throws IOException {
+		if (Files.isDirectory(point)) {
+			return;
+		}
+		Path missing = point;
+		List<Path> made = new ArrayList<>();
+		while (missing != null && !Files.exists(missing)) {
+			made.add(0, missing);
+			missing = missing.getParent();
+		}
+		Files.createDirectories(point);
+		mountPoints.addAll(made);
 	}
 
 	private void exited(Pod pod, Container container, Process process, String started) {

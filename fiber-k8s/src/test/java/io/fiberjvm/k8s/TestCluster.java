@@ -16,7 +16,8 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * One real kube-apiserver (v1.20.2) with etcd on loopback, and a {@link NodeAgent} as its only node,
+ * One real kube-apiserver (v1.20.2) with etcd on loopback, its controller manager running the garbage
+ * collector, and a {@link NodeAgent} as its only node,
  * shared by every test of the run and stopped when the run ends: a test method or constructor takes a
  * {@code TestCluster} parameter under {@code @ExtendWith(TestCluster.Resolver.class)}.
  *
@@ -30,11 +31,14 @@ public final class TestCluster implements ExtensionContext.Store.CloseableResour
 	private final Path kubeconfig;
 	private final KubernetesClient client;
 	private final NodeAgent agent;
+	private final Process controllerManager;
+	private final Path work;
 
 	private TestCluster() throws Exception {
 		Path binaries = Path.of(System.getProperty("user.home"), ".cache", "fiber-k8s");
 		String dir = System.getenv().getOrDefault("K8S_TEST_CACHE", binaries.toString());
-		if (!Files.isExecutable(Path.of(dir, "k8s", "1.20.2-linux-amd64", "kube-apiserver"))) {
+		if (!Files.isExecutable(Path.of(dir, "k8s", "1.20.2-linux-amd64", "kube-apiserver"))
+				|| !Files.isExecutable(Path.of(dir, "k8s", "1.20.2-linux-amd64", "kube-controller-manager"))) {
 			throw new IllegalStateException("no kube-apiserver under " + dir + ": run fiber-k8s/src/test/k8s/kube-apiserver.sh first "
 					+ "(the build and .ci/run do)");
 		}
@@ -42,10 +46,15 @@ public final class TestCluster implements ExtensionContext.Store.CloseableResour
 				.withTestDir(dir).withApiServerVersion("1.20.2").withOfflineMode(true)
 				.withWaitForEtcdHealthCheckOnStartup(true).withStartupTimeout(120_000).build());
 		server.start();
-		Path work = Files.createTempDirectory("fiber-k8s-test");
+		work = Files.createTempDirectory("fiber-k8s-test");
 		kubeconfig = work.resolve("kubeconfig");
 		Files.writeString(kubeconfig, server.getKubeConfigYaml());
 		client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(server.getKubeConfigYaml())).build();
+		// The garbage collector, which deletes what an owner reference points from once the owner is gone.
+		controllerManager = new ProcessBuilder(Path.of(dir, "k8s", "1.20.2-linux-amd64", "kube-controller-manager").toString(),
+				"--kubeconfig=" + kubeconfig, "--controllers=garbagecollector", "--leader-elect=false",
+				"--port=0", "--secure-port=0", "--use-service-account-credentials=false")
+				.redirectErrorStream(true).redirectOutput(work.resolve("kube-controller-manager.log").toFile()).start();
 		agent = new NodeAgent(client, "node-agent-0", work.resolve("node")).start();
 	}
 
@@ -107,7 +116,18 @@ public final class TestCluster implements ExtensionContext.Store.CloseableResour
 			client.close();
 		}
 		finally {
+			controllerManager.destroyForcibly();
 			server.stop();
+			deleteTree(work);
+		}
+	}
+
+	private static void deleteTree(Path root) {
+		try (var paths = Files.walk(root)) {
+			paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+		}
+		catch (java.io.IOException e) {
+			// a temporary directory: what is left is left
 		}
 	}
 }

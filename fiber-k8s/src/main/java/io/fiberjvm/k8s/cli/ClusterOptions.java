@@ -19,6 +19,9 @@ final class ClusterOptions {
 			description = "Namespace; default: the kubeconfig's, else default.")
 	String namespace;
 
+	/** The API server the last client was made for, for messages. */
+	String masterUrl;
+
 	/** A client for the chosen cluster; nothing is sent until it is used. */
 	KubernetesClient connect() {
 		Config config;
@@ -29,16 +32,22 @@ final class ClusterOptions {
 			if (!Files.isReadable(kubeconfig)) {
 				throw new CliException("--kubeconfig " + kubeconfig + ": no such readable file");
 			}
+			String text;
 			try {
-				config = Config.fromKubeconfig(Files.readString(kubeconfig));
+				text = Files.readString(kubeconfig);
+				config = text.isBlank() ? null : Config.fromKubeconfig(text);
 			}
 			catch (java.io.IOException | RuntimeException e) {
-				throw new CliException("--kubeconfig " + kubeconfig + " is not a kubeconfig: " + e.getMessage());
+				throw new CliException("--kubeconfig " + kubeconfig + " is not a kubeconfig (" + e.getClass().getSimpleName() + ")");
+			}
+			if (config == null || config.getMasterUrl() == null) {
+				throw new CliException("--kubeconfig " + kubeconfig + " is not a kubeconfig (it names no cluster)");
 			}
 		}
 		// A person waits at the terminal: a cluster that is not there is said at once, not after minutes of retries.
 		config.setRequestRetryBackoffLimit(1);
 		config.setRequestRetryBackoffInterval(200);
+		masterUrl = config.getMasterUrl();
 		return new KubernetesClientBuilder().withConfig(config).build();
 	}
 

@@ -31,6 +31,10 @@ public final class FiberCli implements Runnable {
 	}
 
 	public static void main(String[] args) {
+		// The command line says what went wrong itself; SLF4J's note that no logger is bound is noise here.
+		if (System.getProperty("slf4j.internal.verbosity") == null) {
+			System.setProperty("slf4j.internal.verbosity", "ERROR");
+		}
 		System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
 	}
 
@@ -40,7 +44,9 @@ public final class FiberCli implements Runnable {
 		line.setOut(out);
 		line.setErr(err);
 		line.setExecutionExceptionHandler((e, commandLine, parsed) -> {
-			commandLine.getErr().println("fiber " + commandLine.getCommandName() + ": " + explain(e));
+			Object options = commandLine.getMixins().get("cluster");
+			String server = options instanceof ClusterOptions cluster ? cluster.masterUrl : null;
+			commandLine.getErr().println("fiber " + commandLine.getCommandName() + ": " + explain(e, server));
 			commandLine.getErr().flush();
 			return e instanceof CliException ? 2 : 1;
 		});
@@ -48,14 +54,14 @@ public final class FiberCli implements Runnable {
 	}
 
 	/** One line that says what went wrong and what to do. */
-	static String explain(Throwable e) {
+	static String explain(Throwable e, String server) {
 		if (e instanceof CliException) {
 			return e.getMessage();
 		}
 		if (e instanceof KubernetesClientException k) {
 			Throwable cause = unreachable(k);
 			if (k.getCode() <= 0 && cause != null) {
-				return "no Kubernetes cluster is reachable (" + cause.getClass().getSimpleName()
+				return "no Kubernetes cluster is reachable" + (server != null ? " at " + server : "") + " (" + cause.getClass().getSimpleName()
 						+ (cause.getMessage() != null ? ": " + cause.getMessage() : "")
 						+ "). Point --kubeconfig or KUBECONFIG at a cluster's kubeconfig, or run inside a cluster.";
 			}
