@@ -75,7 +75,9 @@ public final class KubernetesBackend implements Backend {
 		this.client = Objects.requireNonNull(client, "client");
 		this.ownsClient = ownsClient;
 		this.settings = Objects.requireNonNull(settings, "settings");
-		this.parent = Mono.fromCallable(this::readParent).subscribeOn(Schedulers.boundedElastic()).cache();
+		// A failed read is tried again by the next job, not remembered.
+		this.parent = Mono.fromCallable(this::readParent).subscribeOn(Schedulers.boundedElastic())
+				.cache(pod -> Duration.ofMillis(Long.MAX_VALUE), error -> Duration.ZERO, () -> Duration.ZERO);
 	}
 
 	@Override

@@ -18,12 +18,12 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 /**
  * One real kube-apiserver (v1.20.2) with etcd on loopback, its controller manager running the garbage
  * collector, and a {@link NodeAgent} as its only node,
- * shared by every test of the run and stopped when the run ends: a test method or constructor takes a
+ * shared by every test of the run and stopped when the run ends (JUnit closes what its root store holds): a test method or constructor takes a
  * {@code TestCluster} parameter under {@code @ExtendWith(TestCluster.Resolver.class)}.
  *
  * <p>The binaries come from {@code src/test/k8s/kube-apiserver.sh}, which the build runs first.
  */
-public final class TestCluster implements ExtensionContext.Store.CloseableResource {
+public final class TestCluster implements AutoCloseable {
 
 	private static final AtomicInteger NAMESPACES = new AtomicInteger();
 
@@ -33,6 +33,11 @@ public final class TestCluster implements ExtensionContext.Store.CloseableResour
 	private final NodeAgent agent;
 	private final Process controllerManager;
 	private final Path work;
+
+	/** Starts a cluster of one's own, for a harness outside JUnit; close it when done. */
+	public static TestCluster start() throws Exception {
+		return new TestCluster();
+	}
 
 	private TestCluster() throws Exception {
 		Path binaries = Path.of(System.getProperty("user.home"), ".cache", "fiber-k8s");
