@@ -86,7 +86,8 @@ public final class Fiber implements AutoCloseable {
 	private final Map<Endpoint, Mono<Connection>> connections = new ConcurrentHashMap<>();
 	private final String javaExecutable;
 	private final SharedClassArchive classArchive;
-	private final String advertisedHost;
+	private final String bindHost;
+	private volatile String advertisedHost;
 
 	Fiber(FiberConfig config) {
 		this(config, newSecret(), null);
@@ -114,7 +115,7 @@ public final class Fiber implements AutoCloseable {
 		// Jobs on other machines cannot reach loopback: listen everywhere unless told where.
 		String host = !backend.runsJobsOnThisMachine() && config.sourceOf(ConfigKeys.HOST).equals("default")
 				? "0.0.0.0" : config.get(ConfigKeys.HOST);
-		this.advertisedHost = advertisedHost(config.get(ConfigKeys.ADVERTISE_HOST), host);
+		this.bindHost = host;
 		Endpoint bindAt = new Endpoint(host, config.get(ConfigKeys.PORT));
 		this.server = Mono.defer(() -> closed.get() ? Mono.error(closedError("listen")) : transport.bind(bindAt, this::accept))
 				.doOnNext(s -> {
@@ -127,7 +128,19 @@ public final class Fiber implements AutoCloseable {
 				.cache(s -> Duration.ofMillis(Long.MAX_VALUE), error -> Duration.ZERO, () -> Duration.ZERO);
 	}
 
-	/** The host others reach this runtime at: the one configured, else the bound one, else (for a wildcard) this machine's. */
+	/**
+	 * The host others reach this runtime at: the one configured, else the bound one, else (for a
+	 * wildcard) this machine's address, found once, when first needed.
+	 */
+	private String advertisedHost() {
+		String known = advertisedHost;
+		if (known == null) {
+			known = advertisedHost(config.get(ConfigKeys.ADVERTISE_HOST), bindHost);
+			advertisedHost = known;
+		}
+		return known;
+	}
+
 	private static String advertisedHost(String configured, String bound) {
 		if (!configured.isEmpty()) {
 			return configured;
@@ -136,10 +149,24 @@ public final class Fiber implements AutoCloseable {
 			return bound;
 		}
 		try {
-			// In a pod the host name resolves to the pod's IP.
-			return java.net.InetAddress.getLocalHost().getHostAddress();
+			// In a pod the host name resolves to the pod's IP; elsewhere it may resolve to loopback.
+			java.net.InetAddress named = java.net.InetAddress.getLocalHost();
+			if (!named.isLoopbackAddress()) {
+				return named.getHostAddress();
+			}
+			for (java.net.NetworkInterface nic : java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces())) {
+				if (!nic.isUp() || nic.isLoopback()) {
+					continue;
+				}
+				for (java.net.InetAddress address : java.util.Collections.list(nic.getInetAddresses())) {
+					if (address instanceof java.net.Inet4Address && !address.isLinkLocalAddress()) {
+						return address.getHostAddress();
+					}
+				}
+			}
+			return named.getHostAddress();
 		}
-		catch (java.net.UnknownHostException e) {
+		catch (java.io.IOException e) {
 			throw new ConfigException(ConfigKeys.ADVERTISE_HOST.name(), "this runtime listens on every interface (" + bound
 					+ ") but this machine's own address cannot be found (" + e.getMessage()
 					+ "); set configuration key 'advertise-host' to the address its jobs should reach it at");
@@ -148,7 +175,7 @@ public final class Fiber implements AutoCloseable {
 
 	/** Where others reach the server: its port at the advertised host. */
 	private Endpoint advertised(TransportServer listening) {
-		return new Endpoint(advertisedHost, listening.address().port());
+		return new Endpoint(advertisedHost(), listening.address().port());
 	}
 
 	private static String newSecret() {

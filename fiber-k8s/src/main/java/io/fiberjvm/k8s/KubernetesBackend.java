@@ -62,9 +62,11 @@ public final class KubernetesBackend implements Backend {
 	private final Map<String, KubernetesJob> jobs = new ConcurrentHashMap<>();
 	private final Map<String, Pod> lastSeen = new ConcurrentHashMap<>();
 	private final Map<String, Mono<String>> secrets = new ConcurrentHashMap<>();
+	private final java.util.Set<String> createdSecrets = ConcurrentHashMap.newKeySet();
 	private final Mono<Pod> parent;
 	private SharedIndexInformer<Pod> informer;
 	private boolean closed;
+	private volatile boolean madePods;
 
 	/**
 	 * A backend over {@code client}.
@@ -121,6 +123,7 @@ public final class KubernetesBackend implements Backend {
 			jobs.put(spec.name(), job);
 		}
 		try {
+			madePods = true;
 			client.pods().inNamespace(settings.namespace()).resource(pod).create();
 		}
 		catch (KubernetesClientException e) {
@@ -128,10 +131,14 @@ public final class KubernetesBackend implements Backend {
 			throw new FiberException("the Kubernetes API refused pod " + spec.name() + " in namespace "
 					+ settings.namespace() + ": " + describe(e), e);
 		}
-		// The informer may have seen the pod before it was known here.
-		Pod seen = lastSeen.get(spec.name());
-		if (seen != null) {
-			job.observe(seen);
+		boolean closedMeanwhile;
+		synchronized (this) {
+			closedMeanwhile = closed;
+		}
+		if (closedMeanwhile) {
+			// close() may have deleted the backend's pods before this one existed.
+			deleteQuietly(spec.name(), 0);
+			throw new FiberException("the Kubernetes backend was closed while job " + spec.name() + " started");
 		}
 		job.onTerminal().subscribe(status -> {
 			jobs.remove(spec.name());
@@ -158,11 +165,15 @@ public final class KubernetesBackend implements Backend {
 						.create();
 			}
 			catch (KubernetesClientException e) {
-				if (e.getCode() != 409) {
-					throw new FiberException("the Kubernetes API refused the run's Secret " + RunSecret.name(id)
-							+ " in namespace " + settings.namespace() + ": " + describe(e), e);
+				if (e.getCode() == 409) {
+					// Another run's, or one left by a run that died outside the cluster: never reuse or delete it.
+					throw new FiberException("a Secret named " + RunSecret.name(id) + " already exists in namespace "
+							+ settings.namespace() + " but this run did not make it (left by an earlier run?); delete it to go on", e);
 				}
+				throw new FiberException("the Kubernetes API refused the run's Secret " + RunSecret.name(id)
+						+ " in namespace " + settings.namespace() + ": " + describe(e), e);
 			}
+			createdSecrets.add(RunSecret.name(id));
 			return RunSecret.name(id);
 		}).subscribeOn(Schedulers.boundedElastic()).cache(name -> Duration.ofMillis(Long.MAX_VALUE), error -> Duration.ZERO,
 				() -> Duration.ZERO));
@@ -212,14 +223,35 @@ public final class KubernetesBackend implements Backend {
 						}
 					}
 				}, 0);
+		// A watch that stops for good leaves no job able to end: say so to each of them.
+		informer.stopped().whenComplete((done, error) -> {
+			String why = "the watch on pods stopped" + (error != null ? ": " + error.getMessage() : "");
+			jobs.values().forEach(job -> job.refused(why));
+		});
 	}
 
 	private void seen(Pod pod) {
 		String name = pod.getMetadata().getName();
 		lastSeen.put(name, pod);
 		KubernetesJob job = jobs.get(name);
-		if (job != null) {
-			job.observe(pod);
+		if (job == null) {
+			return;
+		}
+		job.observe(pod);
+		String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+		if (job.status().isTerminal() && !"Succeeded".equals(phase) && !"Failed".equals(phase)
+				&& pod.getMetadata().getDeletionTimestamp() == null) {
+			// Given up on (it cannot start): its pod must not start later as an orphan.
+			Schedulers.boundedElastic().schedule(() -> deleteQuietly(name, 0));
+		}
+	}
+
+	private void deleteQuietly(String pod, long graceSeconds) {
+		try {
+			client.pods().inNamespace(settings.namespace()).withName(pod).withGracePeriod(graceSeconds).delete();
+		}
+		catch (KubernetesClientException e) {
+			// gone already, or the cluster is; its owner reference (in a cluster) still ties it to its parent
 		}
 	}
 
@@ -228,7 +260,10 @@ public final class KubernetesBackend implements Backend {
 		return jobs.size();
 	}
 
-	/** Deletes every pod this backend made, and the run's Secret; pods are deleted at once, without a grace period. */
+	/**
+	 * Deletes every pod this backend made, and the Secrets it made; pods are deleted at once, without a
+	 * grace period. Fails, after trying each, naming what could not be deleted.
+	 */
 	@Override
 	public void close() {
 		synchronized (this) {
@@ -237,23 +272,34 @@ public final class KubernetesBackend implements Backend {
 			}
 			closed = true;
 		}
+		List<String> failures = new java.util.ArrayList<>();
 		try {
-			client.pods().inNamespace(settings.namespace()).withLabel(BACKEND_LABEL, instance).withGracePeriod(0).delete();
-			for (String runId : secrets.keySet()) {
-				client.secrets().inNamespace(settings.namespace()).withName(RunSecret.name(runId)).delete();
+			if (madePods) {
+				client.pods().inNamespace(settings.namespace()).withLabel(BACKEND_LABEL, instance).withGracePeriod(0).delete();
 			}
 		}
 		catch (KubernetesClientException e) {
-			// The cluster may be gone; the owner references let its garbage collector finish the job.
+			failures.add("its pods (label " + BACKEND_LABEL + "=" + instance + "): " + describe(e));
 		}
-		finally {
-			jobs.values().forEach(job -> job.gone(lastSeen.get(job.id())));
-			if (informer != null) {
-				informer.stop();
+		for (String secret : createdSecrets) {
+			try {
+				client.secrets().inNamespace(settings.namespace()).withName(secret).delete();
 			}
-			if (ownsClient) {
-				client.close();
+			catch (KubernetesClientException e) {
+				failures.add("Secret " + secret + ": " + describe(e));
 			}
+		}
+		jobs.values().forEach(job -> job.gone(lastSeen.get(job.id())));
+		if (informer != null) {
+			informer.stop();
+		}
+		if (ownsClient) {
+			client.close();
+		}
+		if (!failures.isEmpty()) {
+			// Pods and the Secret owned by a parent pod go with it; without one, they are left for a person.
+			throw new FiberException("the Kubernetes backend could not delete, in namespace " + settings.namespace() + ": "
+					+ String.join("; ", failures));
 		}
 	}
 

@@ -49,7 +49,8 @@ public final class KubernetesBackendProvider implements BackendProvider {
 			}
 			String podName = config.get(ConfigKeys.POD_NAME);
 			if (podName.isEmpty() && inCluster() && System.getenv("HOSTNAME") != null) {
-				// A pod's host name is its own name.
+				// A pod's host name is its name, unless set apart or cut at 63 characters: the pods this
+				// backend and fiber run make set pod-name from the downward API instead.
 				podName = System.getenv("HOSTNAME");
 			}
 			return new KubernetesBackend(client, true, new KubernetesBackend.Settings(namespace, config.get(ConfigKeys.IMAGE),

@@ -56,7 +56,9 @@ final class KubernetesJob implements Job {
 	}
 
 	private synchronized void advance(JobStatus next) {
-		if (status.isTerminal() || next.equals(status)) {
+		// Final is final; and a running pod whose node stops reporting (phase Unknown) has not gone back to waiting.
+		if (status.isTerminal() || next.equals(status)
+				|| (next.phase() == JobStatus.Phase.PENDING && status.phase() == JobStatus.Phase.RUNNING)) {
 			return;
 		}
 		status = next;
@@ -91,15 +93,25 @@ final class KubernetesJob implements Job {
 		return statuses.asFlux();
 	}
 
-	/** Deletes the pod with the grace period; the kubelet stops its container, and the informer reports the end. */
+	/**
+	 * Deletes the pod with the grace period; the kubelet stops its container, and the informer reports
+	 * the end. A pod still there well after its grace period (its node is gone, say) is deleted at once
+	 * and the job ends as deleted.
+	 */
 	@Override
 	public Mono<Void> terminate() {
+		long graceSeconds = Math.max(1, (grace.toMillis() + 999) / 1000);
 		return Mono.fromRunnable(() -> {
 			if (!status.isTerminal()) {
-				client.pods().inNamespace(namespace).withName(spec.name())
-						.withGracePeriod(Math.max(1, (grace.toMillis() + 999) / 1000)).delete();
+				client.pods().inNamespace(namespace).withName(spec.name()).withGracePeriod(graceSeconds).delete();
 			}
-		}).subscribeOn(Schedulers.boundedElastic()).then(onTerminal()).then();
+		}).subscribeOn(Schedulers.boundedElastic())
+				.then(onTerminal().timeout(Duration.ofSeconds(graceSeconds + 30), Mono.fromCallable(() -> {
+					client.pods().inNamespace(namespace).withName(spec.name()).withGracePeriod(0).delete();
+					gone(null);
+					return status;
+				}).subscribeOn(Schedulers.boundedElastic())))
+				.then();
 	}
 
 	@Override

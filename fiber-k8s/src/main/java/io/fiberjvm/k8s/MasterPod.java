@@ -63,6 +63,7 @@ public final class MasterPod {
 				.withName(CONTAINER)
 				.withImage(image)
 				.withCommand(command)
+				.withEnv(PodTemplate.podNameVariable())
 				.withVolumeMounts(mounts)
 				.withResources(PodResources.of(resources))
 				.endContainer()
@@ -75,7 +76,7 @@ public final class MasterPod {
 
 	/**
 	 * A pod that only holds {@code claim} mounted at {@code /persistent/<claim>}, for copying files in
-	 * and out through exec; it sleeps until deleted.
+	 * and out through exec; it sleeps until deleted, and at most an hour if whoever made it is gone.
 	 */
 	public static Pod claimHolder(String name, String namespace, String image, String claim) {
 		return new PodBuilder()
@@ -85,12 +86,13 @@ public final class MasterPod {
 				.withNewSpec()
 				.withRestartPolicy("Never")
 				.withTerminationGracePeriodSeconds(1L)
+				.withActiveDeadlineSeconds(3600L)
 				.addNewVolume().withName("claim").withNewPersistentVolumeClaim().withClaimName(claim).endPersistentVolumeClaim()
 				.endVolume()
 				.addNewContainer()
 				.withName(CONTAINER)
 				.withImage(image)
-				.withCommand("sh", "-c", "exec sleep 86400")
+				.withCommand("sh", "-c", "exec sleep 3600")
 				.addNewVolumeMount().withName("claim").withMountPath(CLAIM_ROOT + claim).endVolumeMount()
 				.endContainer()
 				.endSpec()

@@ -18,6 +18,7 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 
 import io.fiberjvm.backend.JobSpec;
+import io.fiberjvm.config.ConfigKeys;
 import io.fiberjvm.worker.WorkerRoutes;
 
 /**
@@ -56,8 +57,7 @@ final class PodTemplate {
 	static Pod podFor(JobSpec job, Settings settings) {
 		Objects.requireNonNull(job, "job");
 		Pod parent = settings.parent();
-		Container parentContainer = parent == null || parent.getSpec() == null || parent.getSpec().getContainers().isEmpty()
-				? null : parent.getSpec().getContainers().get(0);
+		Container parentContainer = programContainer(parent);
 		// The job's own image, else the one configured, else the parent's.
 		String image = !job.image().isBlank() ? job.image() : settings.image() != null && !settings.image().isBlank()
 				? settings.image() : parentContainer != null ? parentContainer.getImage() : null;
@@ -79,7 +79,6 @@ final class PodTemplate {
 							.withKind("Pod")
 							.withName(parent.getMetadata().getName())
 							.withUid(parent.getMetadata().getUid())
-							.withBlockOwnerDeletion(true)
 							.build())
 					.endMetadata();
 		}
@@ -98,6 +97,8 @@ final class PodTemplate {
 		String serviceAccount = parent == null || parent.getSpec() == null ? null : parent.getSpec().getServiceAccountName();
 		return pod.withNewSpec()
 				.withServiceAccountName(serviceAccount)
+				// What let the parent's image be pulled lets the children's be.
+				.withImagePullSecrets(parent == null || parent.getSpec() == null ? List.of() : parent.getSpec().getImagePullSecrets())
 				.withRestartPolicy("Never")
 				.withVolumes(volumes)
 				.addNewContainer()
@@ -110,6 +111,15 @@ final class PodTemplate {
 				.endContainer()
 				.endSpec()
 				.build();
+	}
+
+	/** The parent's program container: the one {@code fiber run} names, else the first (others may be sidecars). */
+	private static Container programContainer(Pod parent) {
+		if (parent == null || parent.getSpec() == null || parent.getSpec().getContainers().isEmpty()) {
+			return null;
+		}
+		return parent.getSpec().getContainers().stream().filter(c -> MasterPod.CONTAINER.equals(c.getName())).findFirst()
+				.orElse(parent.getSpec().getContainers().get(0));
 	}
 
 	/** Claim name → mount path: the ones the job names, else the parent's, mounted where the parent mounts them. */
@@ -137,6 +147,15 @@ final class PodTemplate {
 		return named;
 	}
 
+	/**
+	 * The pod's own name as {@code FIBER_POD_NAME} (configuration key {@code pod-name}), from the
+	 * downward API: a host name is cut at 63 characters and can be set apart from the pod's name.
+	 */
+	static EnvVar podNameVariable() {
+		return new EnvVarBuilder().withName(ConfigKeys.POD_NAME.environmentName()).withNewValueFrom().withNewFieldRef()
+				.withFieldPath("metadata.name").endFieldRef().endValueFrom().build();
+	}
+
 	private static List<EnvVar> environment(JobSpec job, String secretName) {
 		List<EnvVar> env = new ArrayList<>();
 		for (Map.Entry<String, String> variable : job.environment().entrySet()) {
@@ -145,6 +164,7 @@ final class PodTemplate {
 			}
 			env.add(new EnvVar(variable.getKey(), variable.getValue(), null));
 		}
+		env.add(podNameVariable());
 		// The run's secret is a reference to a Secret: the pod spec never holds its value.
 		env.add(new EnvVarBuilder().withName(WorkerRoutes.SECRET_ENV).withNewValueFrom().withNewSecretKeyRef()
 				.withName(secretName).withKey(SECRET_KEY).endSecretKeyRef().endValueFrom().build());

@@ -37,7 +37,7 @@ final class RunSecret {
 				.withData(Map.of(PodTemplate.SECRET_KEY, Base64.getEncoder().encodeToString(secret.getBytes(StandardCharsets.UTF_8))));
 		if (parent != null) {
 			builder.editMetadata().addToOwnerReferences(new OwnerReferenceBuilder().withApiVersion("v1").withKind("Pod")
-					.withName(parent.getMetadata().getName()).withUid(parent.getMetadata().getUid()).withBlockOwnerDeletion(true).build())
+					.withName(parent.getMetadata().getName()).withUid(parent.getMetadata().getUid()).build())
 					.endMetadata();
 		}
 		return builder.build();

@@ -186,6 +186,7 @@ final class KubeletApi implements AutoCloseable {
 
 	/** Client frames: channel 0 goes to the process's stdin; a close frame ends stdin. */
 	private static void readClient(InputStream in, Frames frames, Process process, boolean stdin) {
+		int channel = -1;
 		try (OutputStream toProcess = process.getOutputStream()) {
 			while (true) {
 				int b0 = in.read();
@@ -218,8 +219,16 @@ final class KubeletApi implements AutoCloseable {
 					frames.write(0xA, payload);
 					continue;
 				}
-				if ((opcode == 2 || opcode == 1 || opcode == 0) && payload.length > 0 && payload[0] == 0 && stdin) {
-					toProcess.write(payload, 1, payload.length - 1);
+				if (opcode == 1 || opcode == 2) {
+					// A message's first byte is its channel; a continuation frame (opcode 0) goes on the same one.
+					channel = payload.length > 0 ? payload[0] : -1;
+					if (channel == 0 && stdin) {
+						toProcess.write(payload, 1, payload.length - 1);
+						toProcess.flush();
+					}
+				}
+				else if (opcode == 0 && channel == 0 && stdin) {
+					toProcess.write(payload);
 					toProcess.flush();
 				}
 			}

@@ -120,6 +120,34 @@ class KubernetesBackendTest implements BackendContract {
 	}
 
 	@Test
+	void aPodThatCannotStartFailsItsJobAndIsDeleted() {
+		Backend backend = openBackend();
+		JobSpec spec = JobSpec.of("no-program-1", List.of("/no/such/program"))
+				.withEnvironment(java.util.Map.of(io.fiberjvm.worker.WorkerRoutes.SECRET_ENV, "contract-secret"))
+				.withLabel("fiber-run", "contract");
+		Job job = backend.create(spec).block(LIMIT);
+		JobStatus end = job.onTerminal().block(LIMIT);
+		assertThat(end.phase()).isEqualTo(JobStatus.Phase.FAILED);
+		assertThat(end.message()).contains("cannot start").contains("RunContainerError");
+		// Given up on, so it must not start later as an orphan.
+		await().atMost(LIMIT).until(() -> client.pods().inNamespace(ns).withName(spec.name()).get() == null);
+	}
+
+	@Test
+	void aSecretThisRunDidNotMakeIsNeitherUsedNorDeleted() {
+		client.secrets().inNamespace(ns).resource(RunSecret.of(ns, "taken", "someone-elses", null)).create();
+		Backend backend = openBackend();
+		JobSpec spec = JobSpec.of("taken-1", List.of("true"))
+				.withEnvironment(java.util.Map.of(io.fiberjvm.worker.WorkerRoutes.SECRET_ENV, "mine"))
+				.withLabel("fiber-run", "taken");
+		assertThatThrownBy(() -> backend.create(spec).block(LIMIT)).isInstanceOf(FiberException.class)
+				.hasMessageContaining(RunSecret.name("taken")).hasMessageContaining("already exists");
+		backend.close();
+		assertThat(client.secrets().inNamespace(ns).withName(RunSecret.name("taken")).get()).isNotNull();
+		client.secrets().inNamespace(ns).withName(RunSecret.name("taken")).delete();
+	}
+
+	@Test
 	void aParentPodThatDoesNotExistIsAClearError() {
 		Backend backend = open(new KubernetesBackend.Settings(ns, "", List.of(), "no-such-pod", Duration.ofSeconds(2)));
 		assertThatThrownBy(() -> backend.create(job("exit 0")).block(LIMIT))

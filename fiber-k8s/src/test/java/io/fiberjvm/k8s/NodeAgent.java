@@ -184,14 +184,16 @@ final class NodeAgent implements AutoCloseable {
 			return;
 		}
 		if (!mounts.isEmpty()) {
-			// A mount namespace of its own, where each claim's directory is bind-mounted at its mount path.
-			StringBuilder script = new StringBuilder();
-			for (String[] mount : mounts) {
-				script.append("mount --bind '").append(mount[0]).append("' '").append(mount[1]).append("' && ");
-			}
-			script.append("exec \"$@\"");
+			// A mount namespace of its own, where each claim's directory is bind-mounted at its mount path;
+			// the paths are arguments, never part of the script.
+			String script = "while [ \"$1\" != -- ]; do mount --bind \"$1\" \"$2\" || exit 1; shift 2; done; shift; exec \"$@\"";
 			List<String> wrapped = new ArrayList<>(List.of("unshare", "--mount", "--propagation", "private", "--", "sh", "-c",
-					script.toString(), "pod"));
+					script, "pod"));
+			for (String[] mount : mounts) {
+				wrapped.add(mount[0]);
+				wrapped.add(mount[1]);
+			}
+			wrapped.add("--");
 			wrapped.addAll(command);
 			command = wrapped;
 		}
@@ -356,8 +358,18 @@ final class NodeAgent implements AutoCloseable {
 		if (variable.getValueFrom() == null) {
 			return variable.getValue() == null ? "" : variable.getValue();
 		}
+		if (variable.getValueFrom().getFieldRef() != null) {
+			String field = variable.getValueFrom().getFieldRef().getFieldPath();
+			return switch (field) {
+				case "metadata.name" -> pod.getMetadata().getName();
+				case "metadata.namespace" -> pod.getMetadata().getNamespace();
+				case "status.podIP", "status.hostIP" -> "127.0.0.1";
+				case "spec.serviceAccountName" -> pod.getSpec().getServiceAccountName() == null ? "" : pod.getSpec().getServiceAccountName();
+				default -> throw new IllegalStateException("fieldRef " + field + " is not supported here");
+			};
+		}
 		if (variable.getValueFrom().getSecretKeyRef() == null) {
-			throw new IllegalStateException("only secretKeyRef is supported, not " + variable.getValueFrom());
+			throw new IllegalStateException("only secretKeyRef and fieldRef are supported, not " + variable.getValueFrom());
 		}
 		String name = variable.getValueFrom().getSecretKeyRef().getName();
 		String key = variable.getValueFrom().getSecretKeyRef().getKey();

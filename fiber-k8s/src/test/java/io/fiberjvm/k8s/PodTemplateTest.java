@@ -22,6 +22,9 @@ class PodTemplateTest {
 	private static final Pod PARENT = new PodBuilder()
 			.withNewMetadata().withName("master-0").withUid("uid-123").endMetadata()
 			.withNewSpec()
+			.withServiceAccountName("fiber")
+			.addNewImagePullSecret("registry-login")
+			.addNewContainer().withName("sidecar").withImage("proxy:9").endContainer()
 			.addNewContainer().withName("main").withImage("registry.example/app:1.2")
 			.addNewVolumeMount().withName("data").withMountPath("/data").endVolumeMount()
 			.addNewVolumeMount().withName("scratch").withMountPath("/scratch").endVolumeMount()
@@ -74,7 +77,22 @@ class PodTemplateTest {
 			assertThat(owner.getApiVersion()).isEqualTo("v1");
 			assertThat(owner.getName()).isEqualTo("master-0");
 			assertThat(owner.getUid()).isEqualTo("uid-123");
-			assertThat(owner.getBlockOwnerDeletion()).isTrue();
+			// Not blocking: that needs rights on pods/finalizers under OwnerReferencesPermissionEnforcement.
+			assertThat(owner.getBlockOwnerDeletion()).isNull();
+		});
+	}
+
+	@Test
+	void aChildActsAsItsParentAndKnowsItsOwnName() {
+		Pod pod = PodTemplate.podFor(job(), new PodTemplate.Settings("fiber", null, "fiber-run-abc", PARENT));
+		// The program's container, not the sidecar listed first, lends its image.
+		assertThat(container(pod).getImage()).isEqualTo("registry.example/app:1.2");
+		assertThat(pod.getSpec().getServiceAccountName()).isEqualTo("fiber");
+		assertThat(pod.getSpec().getImagePullSecrets()).singleElement()
+				.satisfies(secret -> assertThat(secret.getName()).isEqualTo("registry-login"));
+		assertThat(container(pod).getEnv()).anySatisfy(e -> {
+			assertThat(e.getName()).isEqualTo("FIBER_POD_NAME");
+			assertThat(e.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.name");
 		});
 	}
 

@@ -128,7 +128,7 @@ public final class ConfigKeys {
 
 	/** Where the Kubernetes backend finds its cluster. */
 	public static final ConfigKey<String> KUBECONFIG = register(new ConfigKey<>("kubeconfig", "path", "",
-			"Kubeconfig file the Kubernetes backend uses; empty uses the pod's service account inside a cluster, else KUBECONFIG or ~/.kube/config.",
+			"Kubeconfig file the Kubernetes backend uses; empty uses the pod's service account inside a cluster, else KUBECONFIG or ~/.kube/config. Not passed to children.",
 			text -> text.trim()));
 
 	private ConfigKeys() {

@@ -142,12 +142,14 @@ public final class FiberConfig {
 	 * The environment that hands this configuration to a child: every value that did not come
 	 * from a default, as {@code FIBER_*} variables. What names this process alone is left out: the
 	 * port (a child that opens a runtime of its own must not collide with its parent's listening
-	 * port), the advertised address and the pod name.
+	 * port), the advertised address, the pod name, and the kubeconfig (a job pod finds its cluster
+	 * through its service account; the parent's file is not there).
 	 */
 	public Map<String, String> toChildEnvironment() {
 		Map<String, String> env = new LinkedHashMap<>();
 		texts.forEach((key, text) -> {
-			if (key != ConfigKeys.PORT && key != ConfigKeys.ADVERTISE_HOST && key != ConfigKeys.POD_NAME) {
+			if (key != ConfigKeys.PORT && key != ConfigKeys.ADVERTISE_HOST && key != ConfigKeys.POD_NAME
+					&& key != ConfigKeys.KUBECONFIG) {
 				env.put(key.environmentName(), text);
 			}
 		});

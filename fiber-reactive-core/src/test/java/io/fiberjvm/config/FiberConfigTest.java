@@ -371,6 +371,18 @@ class FiberConfigTest {
 	}
 
 	@Test
+	void whatNamesThisProcessAloneIsNotHandedToChildren() {
+		FiberConfig config = FiberConfig.resolve(
+				Map.of("port", "7000", "advertise-host", "10.1.2.3", "pod-name", "master-0", "kubeconfig", "/home/me/.kube/config",
+						"namespace", "team-a", "image", "registry.example/app:1"),
+				new Properties(), Map.of(), null);
+
+		assertThat(config.toChildEnvironment()).containsOnly(
+				Map.entry("FIBER_NAMESPACE", "team-a"),
+				Map.entry("FIBER_IMAGE", "registry.example/app:1"));
+	}
+
+	@Test
 	void childEnvironmentResolvesToTheSameValuesInTheChild() {
 		FiberConfig parent = FiberConfig.resolve(
 				Map.of("max-frame-size", "4Mi", "jvm-options", "-Xmx1g -Xss2m", "serial-allow", "com.acme.**",

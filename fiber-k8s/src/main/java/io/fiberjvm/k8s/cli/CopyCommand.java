@@ -133,13 +133,10 @@ final class CopyCommand implements Callable<Integer> {
 			pod = holder.waitUntilCondition(p -> p == null || PodStatuses.of(p).phase() != JobStatus.Phase.PENDING,
 					timeoutSeconds, TimeUnit.SECONDS);
 		}
-		catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
-			if (e.getCause() instanceof TimeoutException) {
-				Pod now = holder.get();
-				throw new CliException("the copy pod did not start within " + timeoutSeconds + " s"
-						+ (now == null ? "" : ": " + PodStatuses.of(now).message()));
-			}
-			throw e;
+		catch (io.fabric8.kubernetes.client.KubernetesClientTimeoutException e) {
+			Pod now = holder.get();
+			throw new CliException("the copy pod did not start within " + timeoutSeconds + " s"
+					+ (now == null ? "" : ": " + PodStatuses.of(now).message()));
 		}
 		if (pod == null || PodStatuses.of(pod).phase() != JobStatus.Phase.RUNNING) {
 			throw new CliException("the copy pod did not run: " + (pod == null ? "deleted" : PodStatuses.of(pod).message()));

@@ -59,6 +59,11 @@ public final class FiberCli implements Runnable {
 			return e.getMessage();
 		}
 		if (e instanceof KubernetesClientException k) {
+			Throwable tls = find(k, javax.net.ssl.SSLException.class);
+			if (tls != null) {
+				return "TLS with the API server" + (server != null ? " at " + server : "") + " failed (" + tls.getMessage()
+						+ "). Check the kubeconfig's certificate authority and client certificate.";
+			}
 			Throwable cause = unreachable(k);
 			if (k.getCode() <= 0 && cause != null) {
 				return "no Kubernetes cluster is reachable" + (server != null ? " at " + server : "") + " (" + cause.getClass().getSimpleName()
@@ -70,6 +75,15 @@ public final class FiberCli implements Runnable {
 					+ (k.getCode() == 403 ? ". Apply fiber-k8s/rbac.yaml and run as its service account." : "");
 		}
 		return e.toString();
+	}
+
+	private static Throwable find(Throwable e, Class<? extends Throwable> type) {
+		for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+			if (type.isInstance(cause)) {
+				return cause;
+			}
+		}
+		return null;
 	}
 
 	/** The cause that says the cluster could not be reached, or null. */

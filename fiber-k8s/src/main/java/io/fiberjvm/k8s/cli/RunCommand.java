@@ -110,7 +110,11 @@ final class RunCommand implements Callable<Integer> {
 			throw new CliException("the pod was deleted before it started");
 		}
 		OutputStream sink = new WriterSink(out);
-		if (PodStatuses.of(started).phase() == JobStatus.Phase.RUNNING) {
+		JobStatus first = PodStatuses.of(started);
+		if (first.isTerminal() && first.message().startsWith("the pod cannot start")) {
+			throw new CliException(first.message() + " (the pod is left for inspection: fiber ps, kubectl describe pod)");
+		}
+		if (first.phase() == JobStatus.Phase.RUNNING) {
 			try (LogWatch logs = pod.inContainer(MasterPod.CONTAINER).watchLog(sink)) {
 				logs.onClose().toCompletableFuture().join();
 			}
