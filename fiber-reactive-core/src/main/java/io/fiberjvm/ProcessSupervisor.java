@@ -88,12 +88,16 @@ final class ProcessSupervisor implements FiberProcess {
 				+ ") " + status.message() + when + "; its output ends with:\n" + tail, null));
 	}
 
+	private static final java.time.Duration LOG_READ_LIMIT = java.time.Duration.ofSeconds(15);
+
 	private Mono<String> logTail() {
 		Job current = started;
 		if (current == null) {
 			return Mono.just("(no output)");
 		}
+		// A backend that cannot hand the output over soon (a cluster's log endpoint, say) must not hold up the error.
 		return current.logs().takeLast(LOG_LINES_IN_ERRORS).collect(Collectors.joining("\n"))
+				.timeout(LOG_READ_LIMIT)
 				.onErrorResume(e -> Mono.just("(output unreadable: " + e.getMessage() + ")"));
 	}
 

@@ -24,6 +24,8 @@ import io.fiberjvm.backend.JobStatus;
  */
 final class KubernetesJob implements Job {
 
+	private static final Duration LOG_READ_LIMIT = Duration.ofSeconds(60);
+
 	private final JobSpec spec;
 	private final String namespace;
 	private final KubernetesClient client;
@@ -125,6 +127,10 @@ final class KubernetesJob implements Job {
 						+ " cannot be read: " + KubernetesBackend.describe(e), e);
 			}
 		}).subscribeOn(Schedulers.boundedElastic())
+				// A log read the API server never answers must not hold a shared worker thread for good:
+				// the timeout cancels the call, which interrupts it.
+				.timeout(LOG_READ_LIMIT, Mono.error(() -> new FiberException("the logs of pod " + spec.name() + " in namespace "
+						+ namespace + " did not come within " + LOG_READ_LIMIT.toSeconds() + " s")))
 				// Splitting drops only the empty string after the last newline.
 				.flatMapIterable(text -> text.isEmpty() ? java.util.List.of() : Arrays.asList(text.split("\r?\n")));
 	}
