@@ -9,13 +9,13 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Schedulers;
 
 import io.fiberjvm.FiberException;
 import io.fiberjvm.backend.Job;
 import io.fiberjvm.backend.JobSpec;
 import io.fiberjvm.backend.JobStatus;
+import io.fiberjvm.backend.JobStatusFeed;
 
 /**
  * A job running as a pod. Its statuses are what the backend's pod informer reports, never polled:
@@ -30,15 +30,13 @@ final class KubernetesJob implements Job {
 	private final String namespace;
 	private final KubernetesClient client;
 	private final Duration grace;
-	private final Sinks.Many<JobStatus> statuses = Sinks.many().replay().latest();
-	private volatile JobStatus status = new JobStatus(JobStatus.Phase.PENDING, null, "pod created");
+	private final JobStatusFeed statuses = new JobStatusFeed(new JobStatus(JobStatus.Phase.PENDING, null, "pod created"));
 
 	KubernetesJob(JobSpec spec, String namespace, KubernetesClient client, Duration grace) {
 		this.spec = spec;
 		this.namespace = namespace;
 		this.client = client;
 		this.grace = grace;
-		statuses.tryEmitNext(status);
 	}
 
 	/** The pod as the informer saw it last. */
@@ -58,16 +56,11 @@ final class KubernetesJob implements Job {
 	}
 
 	private synchronized void advance(JobStatus next) {
-		// Final is final; and a running pod whose node stops reporting (phase Unknown) has not gone back to waiting.
-		if (status.isTerminal() || next.equals(status)
-				|| (next.phase() == JobStatus.Phase.PENDING && status.phase() == JobStatus.Phase.RUNNING)) {
+		// A running pod whose node stops reporting (phase Unknown) has not gone back to waiting.
+		if (next.phase() == JobStatus.Phase.PENDING && statuses.current().phase() == JobStatus.Phase.RUNNING) {
 			return;
 		}
-		status = next;
-		statuses.emitNext(next, Sinks.EmitFailureHandler.busyLooping(Duration.ofSeconds(1)));
-		if (next.isTerminal()) {
-			statuses.emitComplete(Sinks.EmitFailureHandler.busyLooping(Duration.ofSeconds(1)));
-		}
+		statuses.advance(next);
 	}
 
 	@Override
@@ -87,12 +80,12 @@ final class KubernetesJob implements Job {
 
 	@Override
 	public JobStatus status() {
-		return status;
+		return statuses.current();
 	}
 
 	@Override
 	public Flux<JobStatus> statuses() {
-		return statuses.asFlux();
+		return statuses.flux();
 	}
 
 	/**
@@ -104,14 +97,14 @@ final class KubernetesJob implements Job {
 	public Mono<Void> terminate() {
 		long graceSeconds = Math.max(1, (grace.toMillis() + 999) / 1000);
 		return Mono.fromRunnable(() -> {
-			if (!status.isTerminal()) {
+			if (!statuses.current().isTerminal()) {
 				client.pods().inNamespace(namespace).withName(spec.name()).withGracePeriod(graceSeconds).delete();
 			}
 		}).subscribeOn(Schedulers.boundedElastic())
 				.then(onTerminal().timeout(Duration.ofSeconds(graceSeconds + 30), Mono.fromCallable(() -> {
 					client.pods().inNamespace(namespace).withName(spec.name()).withGracePeriod(0).delete();
 					gone(null);
-					return status;
+					return statuses.current();
 				}).subscribeOn(Schedulers.boundedElastic())))
 				.then();
 	}
@@ -137,6 +130,6 @@ final class KubernetesJob implements Job {
 
 	@Override
 	public String toString() {
-		return "KubernetesJob[" + namespace + "/" + spec.name() + ", " + status.phase() + "]";
+		return "KubernetesJob[" + namespace + "/" + spec.name() + ", " + statuses.current().phase() + "]";
 	}
 }

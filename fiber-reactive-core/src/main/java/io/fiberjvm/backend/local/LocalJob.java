@@ -10,12 +10,12 @@ import java.util.concurrent.TimeUnit;
 
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Schedulers;
 
 import io.fiberjvm.backend.Job;
 import io.fiberjvm.backend.JobSpec;
 import io.fiberjvm.backend.JobStatus;
+import io.fiberjvm.backend.JobStatusFeed;
 
 /** A child process on this machine; its status follows {@link Process#onExit()}. */
 final class LocalJob implements Job {
@@ -24,21 +24,17 @@ final class LocalJob implements Job {
 	private final Process process;
 	private final Path log;
 	private final Duration grace;
-	private final Sinks.Many<JobStatus> statuses = Sinks.many().replay().latest();
-	private volatile JobStatus status;
+	private final JobStatusFeed statuses;
 
 	LocalJob(JobSpec spec, Process process, Path log, Duration grace) {
 		this.spec = spec;
 		this.process = process;
 		this.log = log;
 		this.grace = grace;
-		this.status = new JobStatus(JobStatus.Phase.RUNNING, null, "pid " + process.pid());
-		statuses.tryEmitNext(status);
+		this.statuses = new JobStatusFeed(new JobStatus(JobStatus.Phase.RUNNING, null, "pid " + process.pid()));
 		process.onExit().whenComplete((p, error) -> {
 			int code = process.exitValue();
-			status = JobStatus.exited(code, describe(code));
-			statuses.emitNext(status, Sinks.EmitFailureHandler.busyLooping(Duration.ofSeconds(1)));
-			statuses.emitComplete(Sinks.EmitFailureHandler.busyLooping(Duration.ofSeconds(1)));
+			statuses.advance(JobStatus.exited(code, describe(code)));
 		});
 	}
 
@@ -67,12 +63,12 @@ final class LocalJob implements Job {
 
 	@Override
 	public JobStatus status() {
-		return status;
+		return statuses.current();
 	}
 
 	@Override
 	public Flux<JobStatus> statuses() {
-		return statuses.asFlux();
+		return statuses.flux();
 	}
 
 	@Override
