@@ -302,6 +302,17 @@ public final class Fiber implements AutoCloseable {
 	}
 
 	/**
+	 * A ring of {@code size} job-backed members that run one function with ranks and collectives
+	 * (barrier, broadcast, all-reduce, gather); see {@link io.fiberjvm.ring.Ring}.
+	 */
+	public io.fiberjvm.ring.Ring ring(int size) {
+		if (closed.get()) {
+			throw closedError("make a ring");
+		}
+		return io.fiberjvm.ring.Ring.of(this, size);
+	}
+
+	/**
 	 * A pool of {@code workers} worker processes, to configure and {@link PoolBuilder#open() open}:
 	 * {@code fiber.pool(4).initializer(...).open()}.
 	 */
@@ -339,7 +350,7 @@ public final class Fiber implements AutoCloseable {
 		return onClose.asMono();
 	}
 
-	Mono<FiberProcess> launch(String name, ShippedTarget target, ResourceSpec resources) {
+	Mono<FiberProcess> launch(String name, ShippedTarget target, ResourceSpec resources, Map<String, String> environment) {
 		if (closed.get()) {
 			return Mono.error(closedError("start process '" + name + "'"));
 		}
@@ -347,6 +358,7 @@ public final class Fiber implements AutoCloseable {
 		return server.flatMap(s -> {
 			SharedClassArchive.Lease archive = classArchive != null ? classArchive.lease() : null;
 			JobSpec spec = JobSpec.of(jobId, childCommand(advertised(s), jobId, archive == null ? List.of() : archive.options()))
+					.withEnvironment(environment)
 					.withEnvironment(childEnvironment())
 					.withResources(resources)
 					.withLabel("fiber-run", runId)

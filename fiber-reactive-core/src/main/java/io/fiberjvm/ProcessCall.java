@@ -18,12 +18,34 @@ public final class ProcessCall {
 	private final Object target;
 	private final String name;
 	private final ResourceSpec resources;
+	private final java.util.Map<String, String> environment;
 
 	ProcessCall(Fiber fiber, Object target, String name, ResourceSpec resources) {
+		this(fiber, target, name, resources, java.util.Map.of());
+	}
+
+	private ProcessCall(Fiber fiber, Object target, String name, ResourceSpec resources, java.util.Map<String, String> environment) {
 		this.fiber = fiber;
 		this.target = target;
 		this.name = name;
 		this.resources = resources;
+		this.environment = environment;
+	}
+
+	/**
+	 * Sets an environment variable of the process. Names starting with {@code FIBER_} are Fiber's own
+	 * (configuration and the run's secret) and refused.
+	 */
+	public ProcessCall environment(String variable, String value) {
+		Objects.requireNonNull(variable, "variable");
+		Objects.requireNonNull(value, "value");
+		if (!variable.matches("[A-Za-z_][A-Za-z0-9_]*") || variable.startsWith("FIBER_")) {
+			throw new IllegalArgumentException("'" + variable + "' is not an environment variable a process may be given "
+					+ "(letters, digits and '_', not starting with a digit or with FIBER_)");
+		}
+		java.util.Map<String, String> copy = new java.util.LinkedHashMap<>(environment);
+		copy.put(variable, value);
+		return new ProcessCall(fiber, target, name, resources, java.util.Collections.unmodifiableMap(copy));
 	}
 
 	/** Names the process; the name appears in its job id, logs and errors. */
@@ -32,27 +54,27 @@ public final class ProcessCall {
 		if (name.isBlank()) {
 			throw new IllegalArgumentException("a process name must not be blank");
 		}
-		return new ProcessCall(fiber, target, name, resources);
+		return new ProcessCall(fiber, target, name, resources, environment);
 	}
 
 	/** Cores for the process (fractions allowed). */
 	public ProcessCall cpu(double cpu) {
-		return new ProcessCall(fiber, target, name, resources.withCpu(cpu));
+		return new ProcessCall(fiber, target, name, resources.withCpu(cpu), environment);
 	}
 
 	/** Memory for the process, as a size ({@code 512Mi}, {@code 2Gi}). */
 	public ProcessCall memory(String memory) {
-		return new ProcessCall(fiber, target, name, resources.withMemory(memory));
+		return new ProcessCall(fiber, target, name, resources.withMemory(memory), environment);
 	}
 
 	/** Whole GPUs for the process. */
 	public ProcessCall gpu(int gpu) {
-		return new ProcessCall(fiber, target, name, resources.withGpu(gpu));
+		return new ProcessCall(fiber, target, name, resources.withGpu(gpu), environment);
 	}
 
 	/** All resources at once. */
 	public ProcessCall resources(ResourceSpec resources) {
-		return new ProcessCall(fiber, target, name, Objects.requireNonNull(resources, "resources"));
+		return new ProcessCall(fiber, target, name, Objects.requireNonNull(resources, "resources"), environment);
 	}
 
 	/** The resources the process will be started with. */
@@ -71,7 +93,7 @@ public final class ProcessCall {
 					? ShippedTarget.ofClass((Class<? extends Runnable>) type)
 					: fiber.resolvingHandles(() -> ShippedTarget.ofObject((FiberRunnable) target,
 							fiber.config().get(io.fiberjvm.config.ConfigKeys.SERIAL_ALLOW)));
-			return fiber.launch(name, shipped, resources);
+			return fiber.launch(name, shipped, resources, environment);
 		});
 	}
 }

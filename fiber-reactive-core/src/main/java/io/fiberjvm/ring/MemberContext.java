@@ -1,0 +1,236 @@
+package io.fiberjvm.ring;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.codec.ShippedValues;
+import io.fiberjvm.queue.QueueContext;
+import io.fiberjvm.transport.Endpoint;
+
+/**
+ * One member's side of its ring: the collectives, over request-response messages to peers' ring
+ * routes. All-reduce is the bandwidth-optimal ring: the array is cut into {@code size} chunks; in
+ * {@code size - 1} reduce-scatter steps each member sends one chunk to its right neighbour and adds
+ * the one from its left, so each ends with one chunk fully reduced; {@code size - 1} all-gather steps
+ * pass the reduced chunks around. Each member sends {@code 2 (size - 1) / size} of its array.
+ */
+final class MemberContext implements RingContext {
+
+	/** How many segments of one message are in flight to a peer at once. */
+	private static final int SEGMENTS_IN_FLIGHT = 4;
+
+	private final int rank;
+	private final int size;
+	private final String route;
+	private final List<Endpoint> roster;
+	private final Map<String, String> environment;
+	private final QueueContext context;
+	private final Mailbox mailbox;
+	private final int segmentBytes;
+	private final AtomicInteger sequence = new AtomicInteger();
+
+	MemberContext(int rank, int size, String route, List<Endpoint> roster, Map<String, String> environment,
+			QueueContext context, Mailbox mailbox) {
+		this.rank = rank;
+		this.size = size;
+		this.route = route;
+		this.roster = roster;
+		this.environment = environment;
+		this.context = context;
+		this.mailbox = mailbox;
+		// Room for the header and the transport's own framing, within the frame limit.
+		this.segmentBytes = Math.max(1024, Math.min(4 << 20, context.maxFrameSize() / 2));
+	}
+
+	@Override
+	public int rank() {
+		return rank;
+	}
+
+	@Override
+	public int size() {
+		return size;
+	}
+
+	@Override
+	public Endpoint masterAddress() {
+		return roster.get(0);
+	}
+
+	@Override
+	public Map<String, String> environment() {
+		return environment;
+	}
+
+	@Override
+	public Mono<Void> barrier() {
+		// An all-reduce completes on a member only once every member has joined it.
+		return allReduce(new double[0], ReduceOp.SUM).then();
+	}
+
+	@Override
+	public Mono<double[]> allReduce(double[] values, ReduceOp op) {
+		Objects.requireNonNull(values, "values");
+		Objects.requireNonNull(op, "op");
+		ReduceBuffer.Doubles buffer = new ReduceBuffer.Doubles(values.clone());
+		return allReduce(buffer, op).thenReturn(buffer.values);
+	}
+
+	@Override
+	public Mono<float[]> allReduce(float[] values, ReduceOp op) {
+		Objects.requireNonNull(values, "values");
+		Objects.requireNonNull(op, "op");
+		ReduceBuffer.Floats buffer = new ReduceBuffer.Floats(values.clone());
+		return allReduce(buffer, op).thenReturn(buffer.values);
+	}
+
+	private Mono<Void> allReduce(ReduceBuffer buffer, ReduceOp op) {
+		int seq = sequence.getAndIncrement();
+		int length = buffer.length();
+		if (size == 1) {
+			return Mono.empty();
+		}
+		int left = left();
+		int right = right();
+		// The array's length must agree, or chunks would not line up: the first step's message says so.
+		Mono<Void> reduceScatter = Flux.range(0, size - 1).concatMap(step -> {
+			int sendChunk = chunkIndex(rank - step);
+			int receiveChunk = chunkIndex(rank - step - 1);
+			Mono<Void> send = Mono.defer(() -> send(right, seq, step, buffer.encode(start(sendChunk, length), start(sendChunk + 1, length))));
+			Mono<Void> receive = mailbox.take(seq, step, left)
+					.doOnNext(bytes -> buffer.add(start(receiveChunk, length), checked(bytes, receiveChunk, length, buffer, left)))
+					.then();
+			return Mono.when(send, receive);
+		}).then();
+		Mono<Void> allGather = Flux.range(0, size - 1).concatMap(step -> {
+			int sendChunk = chunkIndex(rank + 1 - step);
+			int receiveChunk = chunkIndex(rank - step);
+			int wireStep = size - 1 + step;
+			Mono<Void> send = Mono.defer(() -> send(right, seq, wireStep, buffer.encode(start(sendChunk, length), start(sendChunk + 1, length))));
+			Mono<Void> receive = mailbox.take(seq, wireStep, left)
+					.doOnNext(bytes -> buffer.set(start(receiveChunk, length), checked(bytes, receiveChunk, length, buffer, left)))
+					.then();
+			return Mono.when(send, receive);
+		}).then();
+		return reduceScatter.then(allGather).then(Mono.fromRunnable(() -> {
+			if (op == ReduceOp.MEAN) {
+				buffer.divide(size);
+			}
+		}));
+	}
+
+	/** A chunk whose size is not what this member's array length makes it: the members' arrays differ in length. */
+	private byte[] checked(byte[] bytes, int chunk, int length, ReduceBuffer buffer, int from) {
+		int elementBytes = buffer instanceof ReduceBuffer.Doubles ? Double.BYTES : Float.BYTES;
+		int expected = (start(chunk + 1, length) - start(chunk, length)) * elementBytes;
+		if (bytes.length != expected) {
+			throw new IllegalArgumentException("all-reduce: rank " + from + " sent " + bytes.length + " bytes for chunk " + chunk
+					+ " where rank " + rank + "'s array of " + length + " makes " + expected
+					+ "; every member must pass an array of the same length and type");
+		}
+		return bytes;
+	}
+
+	private int chunkIndex(int i) {
+		return Math.floorMod(i, size);
+	}
+
+	/** Where chunk {@code chunk} starts in an array of {@code length}: chunks differ in size by at most one. */
+	private int start(int chunk, int length) {
+		return (int) ((long) chunk * length / size);
+	}
+
+	@Override
+	public <T> Mono<T> broadcast(T value) {
+		int seq = sequence.getAndIncrement();
+		if (rank == 0) {
+			return Mono.defer(() -> {
+				byte[] bytes = encodeValue(value, "the broadcast value");
+				return Flux.range(1, size - 1).flatMap(peer -> send(peer, seq, 0, bytes)).then(Mono.justOrEmpty(value));
+			});
+		}
+		return mailbox.take(seq, 0, 0).map(bytes -> this.<T>decodeValue(bytes, "the broadcast value from rank 0"));
+	}
+
+	@Override
+	public <T> Mono<List<T>> gather(T value) {
+		int seq = sequence.getAndIncrement();
+		if (rank != 0) {
+			return Mono.defer(() -> send(0, seq, 0, encodeValue(value, "the gathered value of rank " + rank))).thenReturn(List.of());
+		}
+		return Flux.range(1, size - 1)
+				.concatMap(peer -> mailbox.take(seq, 0, peer).map(bytes -> java.util.Optional.ofNullable(
+						this.<T>decodeValue(bytes, "the gathered value of rank " + peer))))
+				.collectList()
+				.map(others -> {
+					List<T> all = new ArrayList<>(size);
+					all.add(value);
+					others.forEach(o -> all.add(o.orElse(null)));
+					return java.util.Collections.unmodifiableList(all);
+				});
+	}
+
+	/** A value with the allow-list pattern its reader needs: [pattern][bytes], or [-1] for null. */
+	private byte[] encodeValue(Object value, String what) {
+		ShippedValues values = context.values();
+		byte[] bytes = values.write(value, what);
+		String allow = ShippedValues.allowFor(value);
+		ByteArrayOutputStream out = new ByteArrayOutputStream();
+		try (DataOutputStream data = new DataOutputStream(out)) {
+			data.writeInt(bytes == null ? -1 : bytes.length);
+			data.writeUTF(allow == null ? "" : allow);
+			if (bytes != null) {
+				data.write(bytes);
+			}
+		}
+		catch (IOException e) {
+			throw new CodecException(what + " cannot be written: " + e.getMessage(), e);
+		}
+		return out.toByteArray();
+	}
+
+	@SuppressWarnings("unchecked")
+	private <T> T decodeValue(byte[] frame, String what) {
+		try (DataInputStream data = new DataInputStream(new java.io.ByteArrayInputStream(frame))) {
+			int length = data.readInt();
+			String allow = data.readUTF();
+			if (length < 0) {
+				return null;
+			}
+			byte[] bytes = data.readNBytes(length);
+			return (T) QueueContext.resolving(context, () -> context.values().read(bytes, allow.isEmpty() ? List.of() : List.of(allow), what));
+		}
+		catch (IOException e) {
+			throw new CodecException(what + " is malformed: " + e.getMessage(), e);
+		}
+	}
+
+	/** Sends {@code bytes} to {@code peer} in segments that fit a frame, a few in flight at once. */
+	private Mono<Void> send(int peer, int seq, int step, byte[] bytes) {
+		int segments = Math.max(1, (bytes.length + segmentBytes - 1) / segmentBytes);
+		return context.connectionTo(roster.get(peer)).flatMap(connection -> Flux.range(0, segments)
+				.flatMapSequential(i -> {
+					int offset = i * segmentBytes;
+					int length = Math.min(segmentBytes, bytes.length - offset);
+					return connection.requestResponse(route, RingFrames.segment(seq, step, rank, offset, bytes.length, bytes, offset, length));
+				}, SEGMENTS_IN_FLIGHT)
+				.then())
+				.onErrorMap(error -> !(error instanceof CodecException), error -> new RingPeerLostException(peer, error));
+	}
+
+	@Override
+	public String toString() {
+		return "RingContext[rank " + rank + " of " + size + ", rank 0 at " + roster.get(0) + "]";
+	}
+}

@@ -1,0 +1,51 @@
+package io.fiberjvm.ring;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.transport.Endpoint;
+import io.fiberjvm.transport.Router;
+import io.fiberjvm.transport.Routes;
+
+/** The parent's side of a ring's rendezvous: each member joins, and every join is answered with the roster once all have. */
+final class RingCoordinator {
+
+	private final int size;
+	private final Endpoint[] members;
+	private int frameworkPort;
+	private int joined;
+	private final Sinks.One<RingFrames.Roster> roster = Sinks.one();
+
+	RingCoordinator(int size) {
+		this.size = size;
+		this.members = new Endpoint[size];
+	}
+
+	Router router(String prefix) {
+		return Routes.empty().withResponse(prefix + "join", bytes -> {
+			RingFrames.Join join = RingFrames.Join.decode(bytes);
+			RingFrames.Roster complete = null;
+			synchronized (this) {
+				if (join.rank() < 0 || join.rank() >= size || members[join.rank()] != null) {
+					throw new CodecException("rank " + join.rank() + " cannot join a ring of " + size
+							+ (join.rank() >= 0 && join.rank() < size ? ": it has joined already" : ""));
+				}
+				members[join.rank()] = join.address();
+				if (join.rank() == 0) {
+					frameworkPort = join.frameworkPort();
+				}
+				if (++joined == size) {
+					complete = new RingFrames.Roster(List.copyOf(new ArrayList<>(List.of(members))), frameworkPort);
+				}
+			}
+			if (complete != null) {
+				roster.tryEmitValue(complete);
+			}
+			return roster.asMono().map(RingFrames.Roster::encode);
+		});
+	}
+}
