@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * What a program sees on every backend, as JUnit 5 default methods: processes, queues, pools (with a
- * worker lost mid-map) and managers work unchanged. A backend's test class implements this interface
+ * worker lost mid-map), rings and managers work unchanged. A backend's test class implements this interface
  * and says how to open a runtime on it and how a worker is lost there.
  */
 public interface RuntimeContract {
@@ -85,6 +85,21 @@ public interface RuntimeContract {
 		assertThat(lost).isTrue();
 		assertThat(results).containsExactlyElementsOf(IntStream.range(1, 3001).boxed().toList());
 		assertThat(pool.stats().workersLost()).isGreaterThanOrEqualTo(1);
+	}
+
+	@Test
+	default void aRingAllReducesAndGathersAcrossItsMembers() {
+		Fiber fiber = openFiber();
+		FiberQueue<String> results = fiber.queue(String.class, 16);
+		fiber.ring(3).name("contract-ring").run(ring -> {
+			double[] summed = ring.allReduce(new double[] {ring.rank(), 1, 2, 3, 4}, io.fiberjvm.ring.ReduceOp.SUM).block();
+			java.util.List<double[]> all = ring.gather(summed).block();
+			if (ring.rank() == 0) {
+				results.put(all.stream().map(java.util.Arrays::toString).toList().toString()).block();
+			}
+		}).block(LONG);
+		assertThat(results.receive().blockFirst(LONG))
+				.isEqualTo("[[3.0, 3.0, 6.0, 9.0, 12.0], [3.0, 3.0, 6.0, 9.0, 12.0], [3.0, 3.0, 6.0, 9.0, 12.0]]");
 	}
 
 	@Test
