@@ -15,7 +15,8 @@ import io.fiberjvm.ring.ReduceOp;
  * against the same bytes streamed point to point between two JVMs (rank 0 broadcasting to rank 1 of a
  * ring of two, over the same transport), in one run.
  *
- * <p>Each member of a ring all-reduce sends {@code 2 (n - 1) / n} of its array; the figure per member
+ * <p>Also all-reduce across 2 members, where on a 2-core machine each member has a core of its own.
+ * Each member of a ring all-reduce sends {@code 2 (n - 1) / n} of its array; the figure per member
  * is those bytes over the time of one all-reduce (the mean of {@code --rounds} rounds after as many
  * warm-up rounds, timed inside the members). The point-to-point figure is the array's bytes over the
  * time of one broadcast to one peer. Prints Markdown and writes {@code --out/ring-allreduce.md}.
@@ -47,18 +48,21 @@ public final class RingAllReduceHarness {
 		}
 		try (Fiber fiber = Fiber.open()) {
 			double allReduceSeconds = time(fiber, members, floats, rounds, true);
+			double pairSeconds = time(fiber, 2, floats, rounds, true);
 			double pointToPointSeconds = time(fiber, 2, floats, rounds, false);
 			double bytes = floats * (double) Float.BYTES;
 			double perMember = 2.0 * (members - 1) / members * bytes / allReduceSeconds / 1e9;
+			double perPairMember = bytes / pairSeconds / 1e9;
 			double stream = bytes / pointToPointSeconds / 1e9;
 			String report = String.format(Locale.ROOT, """
-					| %,d floats (%.1f MB), mean of %d rounds | time | GB/s per member |
-					|---|---|---|
-					| all-reduce (sum) across %d members | %.1f ms | %.3f |
-					| point to point, one JVM to another | %.1f ms | %.3f |
-					| all-reduce / point to point | | %.2f× |
-					""", floats, bytes / 1e6, rounds, members, allReduceSeconds * 1e3, perMember, pointToPointSeconds * 1e3, stream,
-					perMember / stream);
+					| %,d floats (%.1f MB), mean of %d rounds, %d cores | time | GB/s per member | / point to point |
+					|---|---|---|---|
+					| all-reduce (sum) across %d members | %.1f ms | %.3f | %.2f× |
+					| all-reduce (sum) across 2 members | %.1f ms | %.3f | %.2f× |
+					| point to point, one JVM to another (baseline) | %.1f ms | %.3f | 1.00× |
+					""", floats, bytes / 1e6, rounds, Runtime.getRuntime().availableProcessors(), members, allReduceSeconds * 1e3,
+					perMember, perMember / stream, pairSeconds * 1e3, perPairMember, perPairMember / stream,
+					pointToPointSeconds * 1e3, stream);
 			System.out.print(report);
 			Files.createDirectories(out);
 			Files.writeString(out.resolve("ring-allreduce.md"), report);

@@ -1,5 +1,6 @@
 package io.fiberjvm.ring;
 
+import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -22,7 +23,7 @@ final class Mailbox {
 	private static final class Slot {
 		private byte[] buffer;
 		private int received;
-		private final Sinks.One<byte[]> done = Sinks.one();
+		private final Sinks.One<ByteBuffer> done = Sinks.one();
 	}
 
 	private final Map<Key, Slot> slots = new ConcurrentHashMap<>();
@@ -30,10 +31,25 @@ final class Mailbox {
 	/** A segment of {@code total} bytes starting at {@code offset}. */
 	void deliver(int seq, int step, int from, int offset, int total, byte[] data, int dataOffset, int length) {
 		Slot slot = slots.computeIfAbsent(new Key(seq, step, from), key -> new Slot());
-		byte[] whole = null;
+		ByteBuffer whole = null;
+		synchronized (slot) {
+			if (slot.buffer == null && slot.received == 0 && offset == 0 && length == total && total >= 0) {
+				// The whole message in one segment: hand the frame over as it is, without a copy.
+				slot.received = total;
+				slot.buffer = new byte[0];
+				whole = ByteBuffer.wrap(data, dataOffset, length).slice();
+			}
+		}
+		if (whole != null) {
+			slot.done.tryEmitValue(whole);
+			return;
+		}
 		synchronized (slot) {
 			if (slot.buffer == null) {
 				slot.buffer = new byte[total];
+			}
+			if (slot.received == total && slot.buffer.length == 0 && total > 0) {
+				throw new CodecException("a ring message from rank " + from + " came twice");
 			}
 			if (total != slot.buffer.length || offset < 0 || length < 0 || (long) offset + length > total
 					|| slot.received + length > total) {
@@ -43,7 +59,7 @@ final class Mailbox {
 			System.arraycopy(data, dataOffset, slot.buffer, offset, length);
 			slot.received += length;
 			if (slot.received == total) {
-				whole = slot.buffer;
+				whole = ByteBuffer.wrap(slot.buffer);
 			}
 		}
 		if (whole != null) {
@@ -52,7 +68,7 @@ final class Mailbox {
 	}
 
 	/** The whole message, once it has come. */
-	Mono<byte[]> take(int seq, int step, int from) {
+	Mono<ByteBuffer> take(int seq, int step, int from) {
 		Key key = new Key(seq, step, from);
 		Slot slot = slots.computeIfAbsent(key, k -> new Slot());
 		return slot.done.asMono().doOnNext(bytes -> slots.remove(key, slot));

@@ -107,7 +107,7 @@ final class MemberContext implements RingContext {
 		Mono<Void> reduceScatter = Flux.range(0, size - 1).concatMap(step -> {
 			int sendChunk = chunkIndex(rank - step);
 			int receiveChunk = chunkIndex(rank - step - 1);
-			Mono<Void> send = Mono.defer(() -> send(right, seq, step, buffer.encode(start(sendChunk, length), start(sendChunk + 1, length))));
+			Mono<Void> send = Mono.defer(() -> sendChunk(right, seq, step, buffer, start(sendChunk, length), start(sendChunk + 1, length)));
 			Mono<Void> receive = mailbox.take(seq, step, left)
 					.doOnNext(bytes -> buffer.add(start(receiveChunk, length), checked(bytes, receiveChunk, length, buffer, left)))
 					.then();
@@ -117,7 +117,7 @@ final class MemberContext implements RingContext {
 			int sendChunk = chunkIndex(rank + 1 - step);
 			int receiveChunk = chunkIndex(rank - step);
 			int wireStep = size - 1 + step;
-			Mono<Void> send = Mono.defer(() -> send(right, seq, wireStep, buffer.encode(start(sendChunk, length), start(sendChunk + 1, length))));
+			Mono<Void> send = Mono.defer(() -> sendChunk(right, seq, wireStep, buffer, start(sendChunk, length), start(sendChunk + 1, length)));
 			Mono<Void> receive = mailbox.take(seq, wireStep, left)
 					.doOnNext(bytes -> buffer.set(start(receiveChunk, length), checked(bytes, receiveChunk, length, buffer, left)))
 					.then();
@@ -131,11 +131,10 @@ final class MemberContext implements RingContext {
 	}
 
 	/** A chunk whose size is not what this member's array length makes it: the members' arrays differ in length. */
-	private byte[] checked(byte[] bytes, int chunk, int length, ReduceBuffer buffer, int from) {
-		int elementBytes = buffer instanceof ReduceBuffer.Doubles ? Double.BYTES : Float.BYTES;
-		int expected = (start(chunk + 1, length) - start(chunk, length)) * elementBytes;
-		if (bytes.length != expected) {
-			throw new IllegalArgumentException("all-reduce: rank " + from + " sent " + bytes.length + " bytes for chunk " + chunk
+	private java.nio.ByteBuffer checked(java.nio.ByteBuffer bytes, int chunk, int length, ReduceBuffer buffer, int from) {
+		int expected = (start(chunk + 1, length) - start(chunk, length)) * buffer.elementBytes();
+		if (bytes.remaining() != expected) {
+			throw new IllegalArgumentException("all-reduce: rank " + from + " sent " + bytes.remaining() + " bytes for chunk " + chunk
 					+ " where rank " + rank + "'s array of " + length + " makes " + expected
 					+ "; every member must pass an array of the same length and type");
 		}
@@ -201,7 +200,9 @@ final class MemberContext implements RingContext {
 	}
 
 	@SuppressWarnings("unchecked")
-	private <T> T decodeValue(byte[] frame, String what) {
+	private <T> T decodeValue(java.nio.ByteBuffer message, String what) {
+		byte[] frame = new byte[message.remaining()];
+		message.get(frame);
 		try (DataInputStream data = new DataInputStream(new java.io.ByteArrayInputStream(frame))) {
 			int length = data.readInt();
 			String allow = data.readUTF();
@@ -214,6 +215,25 @@ final class MemberContext implements RingContext {
 		catch (IOException e) {
 			throw new CodecException(what + " is malformed: " + e.getMessage(), e);
 		}
+	}
+
+	/**
+	 * Sends elements {@code from} to {@code to} of {@code buffer}: written straight into the frame when
+	 * they fit one, else as bytes in segments.
+	 */
+	private Mono<Void> sendChunk(int peer, int seq, int step, ReduceBuffer buffer, int from, int to) {
+		int bytes = (to - from) * buffer.elementBytes();
+		if (bytes > segmentBytes) {
+			java.nio.ByteBuffer whole = java.nio.ByteBuffer.allocate(bytes);
+			buffer.encode(from, to, whole);
+			return send(peer, seq, step, whole.array());
+		}
+		java.nio.ByteBuffer frame = RingFrames.frame(seq, step, rank, 0, bytes, bytes);
+		buffer.encode(from, to, frame);
+		return context.connectionTo(roster.get(peer))
+				.flatMap(connection -> connection.requestResponse(route, frame.array()))
+				.then()
+				.onErrorMap(error -> !(error instanceof CodecException), error -> new RingPeerLostException(peer, error));
 	}
 
 	/** Sends {@code bytes} to {@code peer} in segments that fit a frame, a few in flight at once. */

@@ -8,19 +8,22 @@ abstract class ReduceBuffer {
 
 	abstract int length();
 
-	/** Elements {@code from} (inclusive) to {@code to} (exclusive) as little-endian bytes. */
-	abstract byte[] encode(int from, int to);
+	/** Bytes per element. */
+	abstract int elementBytes();
+
+	/** Writes elements {@code from} (inclusive) to {@code to} (exclusive) into {@code out} as little-endian bytes. */
+	abstract void encode(int from, int to, ByteBuffer out);
 
 	/** Adds the elements in {@code bytes} into the array from {@code from} on. */
-	abstract void add(int from, byte[] bytes);
+	abstract void add(int from, ByteBuffer bytes);
 
 	/** Replaces the elements from {@code from} on with those in {@code bytes}. */
-	abstract void set(int from, byte[] bytes);
+	abstract void set(int from, ByteBuffer bytes);
 
 	abstract void divide(int by);
 
-	static ByteBuffer wrap(byte[] bytes) {
-		return ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+	static ByteBuffer little(ByteBuffer bytes) {
+		return bytes.slice().order(ByteOrder.LITTLE_ENDIAN);
 	}
 
 	static final class Doubles extends ReduceBuffer {
@@ -36,23 +39,27 @@ abstract class ReduceBuffer {
 		}
 
 		@Override
-		byte[] encode(int from, int to) {
-			byte[] bytes = new byte[(to - from) * Double.BYTES];
-			wrap(bytes).asDoubleBuffer().put(values, from, to - from);
-			return bytes;
+		int elementBytes() {
+			return Double.BYTES;
 		}
 
 		@Override
-		void add(int from, byte[] bytes) {
-			var in = wrap(bytes).asDoubleBuffer();
+		void encode(int from, int to, ByteBuffer out) {
+			little(out).asDoubleBuffer().put(values, from, to - from);
+			out.position(out.position() + (to - from) * Double.BYTES);
+		}
+
+		@Override
+		void add(int from, ByteBuffer bytes) {
+			var in = little(bytes).asDoubleBuffer();
 			for (int i = 0, n = in.remaining(); i < n; i++) {
 				values[from + i] += in.get(i);
 			}
 		}
 
 		@Override
-		void set(int from, byte[] bytes) {
-			var in = wrap(bytes).asDoubleBuffer();
+		void set(int from, ByteBuffer bytes) {
+			var in = little(bytes).asDoubleBuffer();
 			in.get(values, from, in.remaining());
 		}
 
@@ -77,23 +84,27 @@ abstract class ReduceBuffer {
 		}
 
 		@Override
-		byte[] encode(int from, int to) {
-			byte[] bytes = new byte[(to - from) * Float.BYTES];
-			wrap(bytes).asFloatBuffer().put(values, from, to - from);
-			return bytes;
+		int elementBytes() {
+			return Float.BYTES;
 		}
 
 		@Override
-		void add(int from, byte[] bytes) {
-			var in = wrap(bytes).asFloatBuffer();
+		void encode(int from, int to, ByteBuffer out) {
+			little(out).asFloatBuffer().put(values, from, to - from);
+			out.position(out.position() + (to - from) * Float.BYTES);
+		}
+
+		@Override
+		void add(int from, ByteBuffer bytes) {
+			var in = little(bytes).asFloatBuffer();
 			for (int i = 0, n = in.remaining(); i < n; i++) {
 				values[from + i] += in.get(i);
 			}
 		}
 
 		@Override
-		void set(int from, byte[] bytes) {
-			var in = wrap(bytes).asFloatBuffer();
+		void set(int from, ByteBuffer bytes) {
+			var in = little(bytes).asFloatBuffer();
 			in.get(values, from, in.remaining());
 		}
 

@@ -20,6 +20,13 @@ final class RingFrames {
 	private RingFrames() {
 	}
 
+	/** A frame with the header written and room for {@code length} bytes after it, positioned there. */
+	static ByteBuffer frame(int seq, int step, int from, int offset, int total, int length) {
+		ByteBuffer frame = ByteBuffer.allocate(HEADER + length);
+		frame.putInt(seq).putInt(step).putInt(from).putInt(offset).putInt(total);
+		return frame;
+	}
+
 	static byte[] segment(int seq, int step, int from, int offset, int total, byte[] data, int dataOffset, int length) {
 		ByteBuffer frame = ByteBuffer.allocate(HEADER + length);
 		frame.putInt(seq).putInt(step).putInt(from).putInt(offset).putInt(total).put(data, dataOffset, length);
