@@ -111,6 +111,32 @@ class RingTest {
 	}
 
 	@Test
+	void aNullBroadcastIsEmptyEverywhereAndACollectiveSubscribedAgainDoesNotRunAgain() {
+		FiberQueue<String> reports = fiber.queue(String.class, 16);
+		fiber.ring(3).name("edges").run(ring -> {
+			String nothing = ring.broadcast((String) null).block();
+			var mean = ring.allReduce(new double[] {ring.rank()}, ReduceOp.MEAN);
+			double first = mean.block()[0];
+			double again = mean.block()[0];
+			reports.put(ring.rank() + " " + nothing + " " + first + " " + again).block();
+		}).block(LONG);
+		assertThat(reports.receive().take(3).collectList().block(LONG)).containsExactlyInAnyOrder("0 null 1.0 1.0", "1 null 1.0 1.0",
+				"2 null 1.0 1.0");
+	}
+
+	@Test
+	void membersThatCallDifferentCollectivesFailWithinTheCollectiveTimeout() {
+		// Rank 1 skips the all-reduce and waits for the others to finish: rank 2 waits for it in vain.
+		assertThatThrownBy(() -> fiber.ring(3).name("mismatch").collectiveTimeout(Duration.ofSeconds(3)).run(ring -> {
+			if (ring.rank() != 1) {
+				ring.allReduce(new double[1000], ReduceOp.SUM).block();
+			}
+		}).block(LONG)).isInstanceOfSatisfying(RingFailedException.class, e -> assertThat(e).rootCause()
+				.hasMessageContaining("waited 3000 ms").hasMessageContaining("same collectives in the same order"));
+		await().atMost(LONG).until(() -> fiber.liveProcesses().isEmpty());
+	}
+
+	@Test
 	void aMemberThatThrowsFailsTheRingWithItsRankAndTraceAndTheOthersStop() {
 		assertThatThrownBy(() -> fiber.ring(3).name("thrower").run(ring -> {
 			if (ring.rank() == 2) {
@@ -151,9 +177,11 @@ class RingTest {
 	void dataParallelSgdLearnsTheCoefficientsWithTheSameModelOnEveryMember() {
 		int members = 4;
 		int steps = 150;
-		FiberQueue<StepReport> reports = fiber.queue(StepReport.class, 4096);
+		FiberQueue<StepReport> reports = fiber.queue(StepReport.class, 64);
+		// Read while training: the queue holds 64, and members wait while it is full.
+		var collected = reports.receive().take((long) members * steps).collectList().toFuture();
 		DataParallelSgd.train(fiber, members, 2000, steps, reports).block(LONG);
-		List<StepReport> all = reports.receive().take((long) members * steps).collectList().block(LONG);
+		List<StepReport> all = collected.join();
 		Map<Integer, List<StepReport>> bySteps = all.stream().collect(Collectors.groupingBy(StepReport::step));
 		assertThat(bySteps).hasSize(steps);
 		bySteps.forEach((step, reportsOfStep) -> {

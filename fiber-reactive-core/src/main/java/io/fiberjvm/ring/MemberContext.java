@@ -39,9 +39,11 @@ final class MemberContext implements RingContext {
 	private final Mailbox mailbox;
 	private final int segmentBytes;
 	private final AtomicInteger sequence = new AtomicInteger();
+	private final java.time.Duration collectiveTimeout;
 
 	MemberContext(int rank, int size, String route, List<Endpoint> roster, Map<String, String> environment,
-			QueueContext context, Mailbox mailbox) {
+			QueueContext context, Mailbox mailbox, java.time.Duration collectiveTimeout) {
+		this.collectiveTimeout = collectiveTimeout;
 		this.rank = rank;
 		this.size = size;
 		this.route = route;
@@ -84,7 +86,7 @@ final class MemberContext implements RingContext {
 		Objects.requireNonNull(values, "values");
 		Objects.requireNonNull(op, "op");
 		ReduceBuffer.Doubles buffer = new ReduceBuffer.Doubles(values.clone());
-		return allReduce(buffer, op).thenReturn(buffer.values);
+		return allReduce(buffer, op).thenReturn(buffer.values).cache();
 	}
 
 	@Override
@@ -92,7 +94,8 @@ final class MemberContext implements RingContext {
 		Objects.requireNonNull(values, "values");
 		Objects.requireNonNull(op, "op");
 		ReduceBuffer.Floats buffer = new ReduceBuffer.Floats(values.clone());
-		return allReduce(buffer, op).thenReturn(buffer.values);
+		// Cached: a second subscription (a retry, say) sees the result, and does not run the exchange again.
+		return allReduce(buffer, op).thenReturn(buffer.values).cache();
 	}
 
 	private Mono<Void> allReduce(ReduceBuffer buffer, ReduceOp op) {
@@ -108,7 +111,7 @@ final class MemberContext implements RingContext {
 			int sendChunk = chunkIndex(rank - step);
 			int receiveChunk = chunkIndex(rank - step - 1);
 			Mono<Void> send = Mono.defer(() -> sendChunk(right, seq, step, buffer, start(sendChunk, length), start(sendChunk + 1, length)));
-			Mono<Void> receive = mailbox.take(seq, step, left)
+			Mono<Void> receive = take(seq, step, left, "all-reduce")
 					.doOnNext(bytes -> buffer.add(start(receiveChunk, length), checked(bytes, receiveChunk, length, buffer, left)))
 					.then();
 			return Mono.when(send, receive);
@@ -118,7 +121,7 @@ final class MemberContext implements RingContext {
 			int receiveChunk = chunkIndex(rank - step);
 			int wireStep = size - 1 + step;
 			Mono<Void> send = Mono.defer(() -> sendChunk(right, seq, wireStep, buffer, start(sendChunk, length), start(sendChunk + 1, length)));
-			Mono<Void> receive = mailbox.take(seq, wireStep, left)
+			Mono<Void> receive = take(seq, wireStep, left, "all-reduce")
 					.doOnNext(bytes -> buffer.set(start(receiveChunk, length), checked(bytes, receiveChunk, length, buffer, left)))
 					.then();
 			return Mono.when(send, receive);
@@ -128,6 +131,17 @@ final class MemberContext implements RingContext {
 				buffer.divide(size);
 			}
 		}));
+	}
+
+	/** A message from {@code from}, waited for at most the ring's collective timeout, if it has one. */
+	private Mono<java.nio.ByteBuffer> take(int seq, int step, int from, String collective) {
+		Mono<java.nio.ByteBuffer> message = mailbox.take(seq, step, from);
+		if (collectiveTimeout.isZero()) {
+			return message;
+		}
+		return message.timeout(collectiveTimeout, Mono.error(() -> new IllegalStateException("rank " + rank + " waited "
+				+ collectiveTimeout.toMillis() + " ms for rank " + from + " in collective #" + seq + " (" + collective + ", step "
+				+ step + "): is rank " + from + " alive, and does every member call the same collectives in the same order?")));
 	}
 
 	/** A chunk whose size is not what this member's array length makes it: the members' arrays differ in length. */
@@ -157,19 +171,20 @@ final class MemberContext implements RingContext {
 			return Mono.defer(() -> {
 				byte[] bytes = encodeValue(value, "the broadcast value");
 				return Flux.range(1, size - 1).flatMap(peer -> send(peer, seq, 0, bytes)).then(Mono.justOrEmpty(value));
-			});
+			}).cache();
 		}
-		return mailbox.take(seq, 0, 0).map(bytes -> this.<T>decodeValue(bytes, "the broadcast value from rank 0"));
+		// A null broadcast is an empty Mono everywhere, as on rank 0.
+		return take(seq, 0, 0, "broadcast").mapNotNull(bytes -> this.<T>decodeValue(bytes, "the broadcast value from rank 0")).cache();
 	}
 
 	@Override
 	public <T> Mono<List<T>> gather(T value) {
 		int seq = sequence.getAndIncrement();
 		if (rank != 0) {
-			return Mono.defer(() -> send(0, seq, 0, encodeValue(value, "the gathered value of rank " + rank))).thenReturn(List.of());
+			return Mono.defer(() -> send(0, seq, 0, encodeValue(value, "the gathered value of rank " + rank))).thenReturn(List.<T>of()).cache();
 		}
 		return Flux.range(1, size - 1)
-				.concatMap(peer -> mailbox.take(seq, 0, peer).map(bytes -> java.util.Optional.ofNullable(
+				.concatMap(peer -> take(seq, 0, peer, "gather").map(bytes -> java.util.Optional.ofNullable(
 						this.<T>decodeValue(bytes, "the gathered value of rank " + peer))))
 				.collectList()
 				.map(others -> {
@@ -177,7 +192,8 @@ final class MemberContext implements RingContext {
 					all.add(value);
 					others.forEach(o -> all.add(o.orElse(null)));
 					return java.util.Collections.unmodifiableList(all);
-				});
+				})
+				.cache();
 	}
 
 	/** A value with the allow-list pattern its reader needs: [pattern][bytes], or [-1] for null. */
@@ -233,7 +249,13 @@ final class MemberContext implements RingContext {
 		return context.connectionTo(roster.get(peer))
 				.flatMap(connection -> connection.requestResponse(route, frame.array()))
 				.then()
-				.onErrorMap(error -> !(error instanceof CodecException), error -> new RingPeerLostException(peer, error));
+				.onErrorMap(MemberContext::peerUnreachable, error -> new RingPeerLostException(peer, error));
+	}
+
+	/** A failure to reach a peer at all, as opposed to an error it answered with or one made here. */
+	private static boolean peerUnreachable(Throwable error) {
+		return !(error instanceof CodecException) && !(error instanceof io.fiberjvm.RemoteException)
+				&& !(error instanceof IllegalArgumentException);
 	}
 
 	/** Sends {@code bytes} to {@code peer} in segments that fit a frame, a few in flight at once. */
@@ -246,7 +268,7 @@ final class MemberContext implements RingContext {
 					return connection.requestResponse(route, RingFrames.segment(seq, step, rank, offset, bytes.length, bytes, offset, length));
 				}, SEGMENTS_IN_FLIGHT)
 				.then())
-				.onErrorMap(error -> !(error instanceof CodecException), error -> new RingPeerLostException(peer, error));
+				.onErrorMap(MemberContext::peerUnreachable, error -> new RingPeerLostException(peer, error));
 	}
 
 	@Override

@@ -3,7 +3,6 @@ package io.fiberjvm.ring;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicLong;
 
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
@@ -29,15 +28,22 @@ import io.fiberjvm.codec.ShippedValues;
  */
 public final class Ring {
 
-	private static final AtomicLong RINGS = new AtomicLong();
+	private static final java.security.SecureRandom IDS = new java.security.SecureRandom();
 
 	private final Fiber fiber;
 	private final int size;
 	private final String name;
 	private final ResourceSpec resources;
 	private final RingTarget initializer;
+	private final java.time.Duration collectiveTimeout;
 
 	private Ring(Fiber fiber, int size, String name, ResourceSpec resources, RingTarget initializer) {
+		this(fiber, size, name, resources, initializer, java.time.Duration.ZERO);
+	}
+
+	private Ring(Fiber fiber, int size, String name, ResourceSpec resources, RingTarget initializer,
+			java.time.Duration collectiveTimeout) {
+		this.collectiveTimeout = collectiveTimeout;
 		this.fiber = fiber;
 		this.size = size;
 		this.name = name;
@@ -60,27 +66,41 @@ public final class Ring {
 		if (name.isBlank()) {
 			throw new IllegalArgumentException("a ring's name must not be blank");
 		}
-		return new Ring(fiber, size, name, resources, initializer);
+		return new Ring(fiber, size, name, resources, initializer, collectiveTimeout);
 	}
 
 	/** Cores per member. */
 	public Ring cpu(double cpu) {
-		return new Ring(fiber, size, name, resources.withCpu(cpu), initializer);
+		return new Ring(fiber, size, name, resources.withCpu(cpu), initializer, collectiveTimeout);
 	}
 
 	/** Memory per member ({@code 2Gi}). */
 	public Ring memory(String memory) {
-		return new Ring(fiber, size, name, resources.withMemory(memory), initializer);
+		return new Ring(fiber, size, name, resources.withMemory(memory), initializer, collectiveTimeout);
 	}
 
 	/** GPUs per member. */
 	public Ring gpu(int gpu) {
-		return new Ring(fiber, size, name, resources.withGpu(gpu), initializer);
+		return new Ring(fiber, size, name, resources.withGpu(gpu), initializer, collectiveTimeout);
 	}
 
 	/** Runs on every member, with its context, before the target. */
 	public Ring initializer(RingTarget initializer) {
-		return new Ring(fiber, size, name, resources, Objects.requireNonNull(initializer, "initializer"));
+		return new Ring(fiber, size, name, resources, Objects.requireNonNull(initializer, "initializer"), collectiveTimeout);
+	}
+
+	/**
+	 * How long a member waits in a collective for a peer's message before it fails, naming the peer and
+	 * the collective; zero (the default) waits as long as it takes, as MPI does. A member that dies fails
+	 * the ring without it; this catches members that call different collectives, or a peer cut off
+	 * while its process lives on.
+	 */
+	public Ring collectiveTimeout(java.time.Duration timeout) {
+		Objects.requireNonNull(timeout, "timeout");
+		if (timeout.isNegative()) {
+			throw new IllegalArgumentException("a collective timeout cannot be negative: " + timeout);
+		}
+		return new Ring(fiber, size, name, resources, initializer, timeout);
 	}
 
 	/** How many members the ring has. */
@@ -108,13 +128,15 @@ public final class Ring {
 			if (init != null) {
 				fiber.resolvingHandles(() -> values.readFunction(init, allow, RingTarget.class, "the ring's initializer"));
 			}
-			String ringId = Long.toString(RINGS.incrementAndGet(), 36) + "-" + Long.toString(System.nanoTime() & 0xFFFFFF, 36);
+			// Not guessable: its routes are the ring's own.
+			String ringId = Long.toString(IDS.nextLong() >>> 1, 36);
 			String prefix = RingMember.prefix(ringId);
-			Disposable served = fiber.serve(prefix, new RingCoordinator(size).router(prefix));
+			RingCoordinator coordinator = new RingCoordinator(size);
+			Disposable served = fiber.serve(prefix, coordinator.router(prefix));
 			List<FiberProcess> started = new java.util.concurrent.CopyOnWriteArrayList<>();
 			Flux<Failure> failures = fiber.address()
 					.flatMapMany(parent -> Flux.range(0, size).flatMap(rank -> fiber
-							.process(new RingMember(ringId, rank, size, parent.toString(), init, main, allow))
+							.process(new RingMember(ringId, rank, size, parent.toString(), init, main, allow, collectiveTimeout.toMillis()))
 							.name(name + "-" + rank)
 							.resources(resources)
 							.environment("RANK", Integer.toString(rank))
@@ -122,19 +144,29 @@ public final class Ring {
 							.start()
 							.doOnNext(started::add)
 							.flatMap(member -> member.join().then(Mono.<Failure>empty())
-									.onErrorResume(error -> Mono.just(new Failure(rank, member.name(), error))))))
+									.onErrorResume(error -> Mono.just(new Failure(rank, member.name(), error))))
+							// A member that could not even start fails the ring like one that died.
+							.onErrorResume(error -> Mono.just(new Failure(rank, name + "-" + rank, error))),
+							// Every member runs at once: they wait for each other.
+							size))
+					.onErrorResume(error -> Mono.just(new Failure(0, "the ring's parent", error)))
 					.cache();
 			return failures.next()
 					// A member that lost a peer fails too, maybe first: wait a little for the one that died.
 					.flatMap(first -> first.lostPeer()
 							? failures.filter(f -> !f.lostPeer()).next().timeout(PEER_DEATH_WAIT, Mono.just(first))
+									.switchIfEmpty(Mono.just(first))
 							: Mono.just(first))
 					.flatMap(failure -> {
-						stopAll(started);
-						return Mono.<Void>error(failure.exception(size));
+						RingFailedException error = failure.exception(size);
+						coordinator.abandon(error);
+						return stopAll(started).then(Mono.<Void>error(error));
 					})
 					.then()
-					.doOnCancel(() -> stopAll(started))
+					.doOnCancel(() -> {
+						coordinator.abandon(new java.util.concurrent.CancellationException("the ring was cancelled"));
+						stopAll(started).subscribe(done -> { }, error -> { });
+					})
 					.doFinally(signal -> served.dispose());
 		});
 	}
@@ -162,9 +194,10 @@ public final class Ring {
 		}
 	}
 
-	private static void stopAll(List<FiberProcess> members) {
-		Flux.fromIterable(members).filter(FiberProcess::isAlive).flatMap(FiberProcess::terminate)
-				.subscribe(done -> { }, error -> { });
+	/** Stops every member still running; completes once they have ended. */
+	private static Mono<Void> stopAll(List<FiberProcess> members) {
+		return Flux.fromIterable(members).filter(FiberProcess::isAlive)
+				.flatMap(member -> member.terminate().onErrorResume(error -> Mono.empty())).then();
 	}
 
 	@Override

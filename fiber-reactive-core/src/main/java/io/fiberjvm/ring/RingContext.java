@@ -50,7 +50,7 @@ public interface RingContext {
 	/** Completes once every member has called it. */
 	Mono<Void> barrier();
 
-	/** Rank 0's {@code value} on every member; the argument is ignored on the others. */
+	/** Rank 0's {@code value} on every member (empty if it is null); the argument is ignored on the others. */
 	<T> Mono<T> broadcast(T value);
 
 	/**

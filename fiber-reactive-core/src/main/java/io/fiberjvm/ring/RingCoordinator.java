@@ -19,14 +19,32 @@ final class RingCoordinator {
 	private int frameworkPort;
 	private int joined;
 	private final Sinks.One<RingFrames.Roster> roster = Sinks.one();
+	private final Sinks.Empty<Void> allDone = Sinks.empty();
+	private int done;
 
 	RingCoordinator(int size) {
 		this.size = size;
 		this.members = new Endpoint[size];
 	}
 
+	/** Fails every join and finish still waiting: the ring has ended without them. */
+	void abandon(Throwable why) {
+		roster.tryEmitError(why);
+		allDone.tryEmitError(why);
+	}
+
 	Router router(String prefix) {
-		return Routes.empty().withResponse(prefix + "join", bytes -> {
+		return Routes.empty().withResponse(prefix + "done", bytes -> {
+			// Members leave together, so none closes its route while a peer still waits for an answer from it.
+			boolean last;
+			synchronized (this) {
+				last = ++done == size;
+			}
+			if (last) {
+				allDone.tryEmitEmpty();
+			}
+			return allDone.asMono().thenReturn(new byte[0]);
+		}).withResponse(prefix + "join", bytes -> {
 			RingFrames.Join join = RingFrames.Join.decode(bytes);
 			RingFrames.Roster complete = null;
 			synchronized (this) {

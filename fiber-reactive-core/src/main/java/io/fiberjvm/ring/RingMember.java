@@ -34,9 +34,12 @@ final class RingMember implements FiberRunnable {
 	private final byte[] initializer;
 	private final byte[] target;
 	private final List<String> allow;
+	private final long collectiveTimeoutMillis;
 	private transient QueueContext context;
 
-	RingMember(String ringId, int rank, int size, String parent, byte[] initializer, byte[] target, List<String> allow) {
+	RingMember(String ringId, int rank, int size, String parent, byte[] initializer, byte[] target, List<String> allow,
+			long collectiveTimeoutMillis) {
+		this.collectiveTimeoutMillis = collectiveTimeoutMillis;
 		this.ringId = ringId;
 		this.rank = rank;
 		this.size = size;
@@ -75,7 +78,8 @@ final class RingMember implements FiberRunnable {
 			Endpoint self = context.localAddress();
 			RingFrames.Join join = new RingFrames.Join(rank, self, rank == 0 ? freePort() : 0);
 			Connection toParent = context.connectionTo(Endpoint.parse(parent)).block(context.config().get(ConfigKeys.START_TIMEOUT));
-			byte[] answer = toParent.requestResponse(prefix(ringId) + "join", join.encode()).block();
+			byte[] answer = toParent.requestResponse(prefix(ringId) + "join", join.encode())
+					.block(context.config().get(ConfigKeys.START_TIMEOUT).multipliedBy(2));
 			RingFrames.Roster roster = RingFrames.Roster.decode(answer);
 			Map<String, String> environment = new LinkedHashMap<>();
 			environment.put("MASTER_ADDR", roster.members().get(0).host());
@@ -84,11 +88,12 @@ final class RingMember implements FiberRunnable {
 			environment.put("WORLD_SIZE", Integer.toString(size));
 			environment.forEach(System::setProperty);
 			MemberContext ring = new MemberContext(rank, size, route, roster.members(), java.util.Collections.unmodifiableMap(environment),
-					context, mailbox);
+					context, mailbox, java.time.Duration.ofMillis(collectiveTimeoutMillis));
 			if (init != null) {
 				init.run(ring);
 			}
 			main.run(ring);
+			toParent.requestResponse(prefix(ringId) + "done", new byte[0]).block();
 		}
 		catch (RuntimeException e) {
 			throw e;

@@ -30,7 +30,8 @@ public final class DataParallelSgd {
 
 	/**
 	 * Trains on {@code members} members, {@code rows} rows each, for {@code steps} steps; every member
-	 * reports each step to {@code reports}. Completes when every member has finished.
+	 * reports each step to {@code reports}, which the caller reads meanwhile (a member waits while it is
+	 * full). Completes when every member has finished.
 	 */
 	public static Mono<Void> train(Fiber fiber, int members, int rows, int steps, FiberQueue<StepReport> reports) {
 		return fiber.ring(members).name("sgd").run(ring -> {
@@ -51,9 +52,11 @@ public final class DataParallelSgd {
 		int steps = 200;
 		try (Fiber fiber = Fiber.open()) {
 			FiberQueue<StepReport> reports = fiber.queue(StepReport.class, 4096);
+			// Read while training, so the queue never fills up and holds the members back.
+			var collected = reports.receive().take((long) members * steps).collectList().toFuture();
 			long start = System.nanoTime();
 			train(fiber, members, 5000, steps, reports).block(Duration.ofMinutes(5));
-			List<StepReport> all = reports.receive().take((long) members * steps).collectList().block(Duration.ofMinutes(1));
+			List<StepReport> all = collected.join();
 			StepReport last = all.stream().filter(r -> r.step() == steps - 1 && r.rank() == 0).findFirst().orElseThrow();
 			System.out.printf(Locale.ROOT, "%d members, %d steps in %.1f s; loss %.6f%n", members, steps,
 					(System.nanoTime() - start) / 1e9, last.loss());
