@@ -1,0 +1,130 @@
+package io.fiberjvm.examples.es;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.stream.IntStream;
+
+import reactor.core.publisher.Flux;
+
+import io.fiberjvm.Fiber;
+import io.fiberjvm.FiberFunction;
+import io.fiberjvm.pool.FiberPool;
+
+/**
+ * Evolution strategies (OpenAI-style: antithetic pairs, a shared noise table, centered-rank fitness
+ * shaping) on a {@link FiberPool}, maximising Fiber's GECCO demo objective
+ * {@code -Σ(θ - [5, -5, 1.5])²}. Each worker makes the noise table from the seed once; a task carries
+ * the parameters and a noise index and returns the fitness of {@code θ + σε} and {@code θ - σε}. Run with
+ * {@code mvn -q -B -DskipTests -pl fiber-examples -am package exec:exec -Dexample=io.fiberjvm.examples.es.EvolutionStrategies}.
+ */
+public final class EvolutionStrategies {
+
+	/** Where the objective is highest. */
+	public static final double[] OPTIMUM = {5, -5, 1.5};
+
+	private static final long NOISE_SEED = 7;
+	private static final int NOISE_SIZE = 250_000;
+	private static final double SIGMA = 0.5;
+	private static final double LEARNING_RATE = 0.3;
+
+	private EvolutionStrategies() {
+	}
+
+	/** The demo objective. */
+	static double objective(double[] theta) {
+		double sum = 0;
+		for (int i = 0; i < theta.length; i++) {
+			double d = theta[i] - OPTIMUM[i];
+			sum += d * d;
+		}
+		return -sum;
+	}
+
+	/** Fitness of the antithetic pair: {@code f(θ + σε)} and {@code f(θ - σε)}. */
+	static double[] evaluate(Evaluation task) {
+		double[] epsilon = NoiseTable.of(NOISE_SEED, NOISE_SIZE).slice(task.noiseIndex(), task.theta().length);
+		double[] plus = task.theta().clone();
+		double[] minus = task.theta().clone();
+		for (int i = 0; i < plus.length; i++) {
+			plus[i] += SIGMA * epsilon[i];
+			minus[i] -= SIGMA * epsilon[i];
+		}
+		return new double[] {objective(plus), objective(minus)};
+	}
+
+	/**
+	 * Runs {@code iterations} iterations of {@code pairs} antithetic pairs on {@code workers} workers;
+	 * returns the parameters, printing progress every 10 iterations when {@code verbose}.
+	 */
+	public static double[] optimise(Fiber fiber, int workers, int iterations, int pairs, boolean verbose) {
+		FiberPool pool = fiber.pool(workers).name("es")
+				// Every worker makes the noise table before its first task.
+				.initializer(() -> NoiseTable.of(NOISE_SEED, NOISE_SIZE))
+				.open();
+		FiberFunction<Evaluation, double[]> evaluate = EvolutionStrategies::evaluate;
+		Random random = new Random(11);
+		NoiseTable noise = NoiseTable.of(NOISE_SEED, NOISE_SIZE);
+		double[] theta = new double[OPTIMUM.length];
+		try {
+			for (int iteration = 0; iteration < iterations; iteration++) {
+				double[] current = theta.clone();
+				int[] indices = IntStream.range(0, pairs).map(i -> random.nextInt(NOISE_SIZE - current.length)).toArray();
+				List<double[]> fitness = pool.map(evaluate, Flux.range(0, pairs).map(i -> new Evaluation(current, indices[i])))
+						.collectList().block(Duration.ofMinutes(5));
+				double[] shaped = centeredRanks(fitness);
+				double[] gradient = new double[theta.length];
+				for (int p = 0; p < pairs; p++) {
+					double weight = shaped[p] - shaped[pairs + p];
+					double[] epsilon = noise.slice(indices[p], theta.length);
+					for (int i = 0; i < theta.length; i++) {
+						gradient[i] += weight * epsilon[i];
+					}
+				}
+				for (int i = 0; i < theta.length; i++) {
+					theta[i] += LEARNING_RATE * gradient[i] / (pairs * SIGMA);
+				}
+				if (verbose && iteration % 10 == 9) {
+					System.out.printf(Locale.ROOT, "iteration %d: θ = %s, objective %.5f%n", iteration + 1, Arrays.toString(theta),
+							objective(theta));
+				}
+			}
+			return theta;
+		}
+		finally {
+			pool.close();
+		}
+	}
+
+	/** Every fitness (the plus halves, then the minus halves) replaced by its rank, scaled to [-0.5, 0.5]. */
+	private static double[] centeredRanks(List<double[]> fitness) {
+		int pairs = fitness.size();
+		double[] all = new double[2 * pairs];
+		for (int p = 0; p < pairs; p++) {
+			all[p] = fitness.get(p)[0];
+			all[pairs + p] = fitness.get(p)[1];
+		}
+		List<Integer> order = new ArrayList<>(IntStream.range(0, all.length).boxed().toList());
+		order.sort(Comparator.comparingDouble(i -> all[i]));
+		double[] ranks = new double[all.length];
+		for (int rank = 0; rank < order.size(); rank++) {
+			ranks[order.get(rank)] = (double) rank / (all.length - 1) - 0.5;
+		}
+		return ranks;
+	}
+
+	public static void main(String[] args) {
+		int workers = args.length > 0 ? Integer.parseInt(args[0]) : 40;
+		// Small worker JVMs: forty of them fit on a laptop.
+		try (Fiber fiber = Fiber.builder().set("jvm-options", "-XX:+UseSerialGC -Xmx64m -Xss512k -XX:TieredStopAtLevel=1").open()) {
+			long start = System.nanoTime();
+			double[] theta = optimise(fiber, workers, 50, 100, true);
+			System.out.printf(Locale.ROOT, "%d workers, 50 iterations of 200 evaluations in %.1f s: θ = %s (optimum %s)%n", workers,
+					(System.nanoTime() - start) / 1e9, Arrays.toString(theta), Arrays.toString(OPTIMUM));
+		}
+	}
+}
