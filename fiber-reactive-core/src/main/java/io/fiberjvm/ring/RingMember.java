@@ -2,7 +2,6 @@ package io.fiberjvm.ring;
 
 import java.io.IOException;
 import java.io.ObjectInputStream;
-import io.fiberjvm.FiberRunnable;
 import java.net.ServerSocket;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,6 +9,7 @@ import java.util.Map;
 
 import reactor.core.Disposable;
 
+import io.fiberjvm.FiberRunnable;
 import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.config.ConfigKeys;
 import io.fiberjvm.queue.QueueContext;
