@@ -55,7 +55,8 @@ public final class KubernetesBackend implements Backend {
 		}
 	}
 
-	private final KubernetesClient client;
+	private final java.util.function.Supplier<KubernetesClient> connect;
+	private volatile KubernetesClient client;
 	private final boolean ownsClient;
 	private final Settings settings;
 	private final String instance = UUID.randomUUID().toString();
@@ -74,12 +75,41 @@ public final class KubernetesBackend implements Backend {
 	 * @param ownsClient whether closing the backend closes the client
 	 */
 	public KubernetesBackend(KubernetesClient client, boolean ownsClient, Settings settings) {
-		this.client = Objects.requireNonNull(client, "client");
+		this(() -> client, ownsClient, settings);
+		Objects.requireNonNull(client, "client");
+	}
+
+	/**
+	 * A backend that makes its own client from {@code config} when it first needs one: a job-backed
+	 * process opens a runtime whose backend it seldom uses, and a client with its HTTP machinery is
+	 * costly to start.
+	 */
+	KubernetesBackend(io.fabric8.kubernetes.client.Config config, Settings settings) {
+		this(() -> new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(config).build(), true, settings);
+	}
+
+	private KubernetesBackend(java.util.function.Supplier<KubernetesClient> connect, boolean ownsClient, Settings settings) {
+		this.connect = connect;
 		this.ownsClient = ownsClient;
 		this.settings = Objects.requireNonNull(settings, "settings");
 		// A failed read is tried again by the next job, not remembered.
 		this.parent = Mono.fromCallable(this::readParent).subscribeOn(Schedulers.boundedElastic())
 				.cache(pod -> Duration.ofMillis(Long.MAX_VALUE), error -> Duration.ZERO, () -> Duration.ZERO);
+	}
+
+	/** The client, made on first use. */
+	private KubernetesClient client() {
+		KubernetesClient made = client;
+		if (made == null) {
+			synchronized (connect) {
+				made = client;
+				if (made == null) {
+					made = connect.get();
+					client = made;
+				}
+			}
+		}
+		return made;
 	}
 
 	@Override
@@ -113,7 +143,7 @@ public final class KubernetesBackend implements Backend {
 		}
 		Pod pod = PodTemplate.podFor(labelled, new PodTemplate.Settings(settings.namespace(),
 				settings.image().isEmpty() ? null : settings.image(), secretName, owner.getMetadata() == null ? null : owner));
-		KubernetesJob job = new KubernetesJob(labelled, settings.namespace(), client, settings.grace());
+		KubernetesJob job = new KubernetesJob(labelled, settings.namespace(), client(), settings.grace());
 		synchronized (this) {
 			if (closed) {
 				throw new FiberException("the Kubernetes backend is closed; job " + spec.name() + " was not started");
@@ -124,7 +154,7 @@ public final class KubernetesBackend implements Backend {
 		}
 		try {
 			madePods = true;
-			client.pods().inNamespace(settings.namespace()).resource(pod).create();
+			client().pods().inNamespace(settings.namespace()).resource(pod).create();
 		}
 		catch (KubernetesClientException e) {
 			jobs.remove(spec.name());
@@ -160,7 +190,7 @@ public final class KubernetesBackend implements Backend {
 		String value = secret;
 		return secrets.computeIfAbsent(id, key -> Mono.fromCallable(() -> {
 			try {
-				client.secrets().inNamespace(settings.namespace())
+				client().secrets().inNamespace(settings.namespace())
 						.resource(RunSecret.of(settings.namespace(), id, value, owner.getMetadata() == null ? null : owner))
 						.create();
 			}
@@ -186,7 +216,7 @@ public final class KubernetesBackend implements Backend {
 		}
 		Pod pod;
 		try {
-			pod = client.pods().inNamespace(settings.namespace()).withName(settings.podName()).get();
+			pod = client().pods().inNamespace(settings.namespace()).withName(settings.podName()).get();
 		}
 		catch (KubernetesClientException e) {
 			throw new FiberException("cannot read this runtime's own pod " + settings.podName() + " in namespace "
@@ -203,7 +233,7 @@ public final class KubernetesBackend implements Backend {
 		if (informer != null) {
 			return;
 		}
-		informer = client.pods().inNamespace(settings.namespace()).withLabel(BACKEND_LABEL, instance)
+		informer = client().pods().inNamespace(settings.namespace()).withLabel(BACKEND_LABEL, instance)
 				.inform(new ResourceEventHandler<>() {
 					@Override
 					public void onAdd(Pod pod) {
@@ -248,7 +278,7 @@ public final class KubernetesBackend implements Backend {
 
 	private void deleteQuietly(String pod, long graceSeconds) {
 		try {
-			client.pods().inNamespace(settings.namespace()).withName(pod).withGracePeriod(graceSeconds).delete();
+			client().pods().inNamespace(settings.namespace()).withName(pod).withGracePeriod(graceSeconds).delete();
 		}
 		catch (KubernetesClientException e) {
 			// gone already, or the cluster is; its owner reference (in a cluster) still ties it to its parent
@@ -275,7 +305,7 @@ public final class KubernetesBackend implements Backend {
 		List<String> failures = new java.util.ArrayList<>();
 		try {
 			if (madePods) {
-				client.pods().inNamespace(settings.namespace()).withLabel(BACKEND_LABEL, instance).withGracePeriod(0).delete();
+				client().pods().inNamespace(settings.namespace()).withLabel(BACKEND_LABEL, instance).withGracePeriod(0).delete();
 			}
 		}
 		catch (KubernetesClientException e) {
@@ -283,7 +313,7 @@ public final class KubernetesBackend implements Backend {
 		}
 		for (String secret : createdSecrets) {
 			try {
-				client.secrets().inNamespace(settings.namespace()).withName(secret).delete();
+				client().secrets().inNamespace(settings.namespace()).withName(secret).delete();
 			}
 			catch (KubernetesClientException e) {
 				failures.add("Secret " + secret + ": " + describe(e));
@@ -293,7 +323,7 @@ public final class KubernetesBackend implements Backend {
 		if (informer != null) {
 			informer.stop();
 		}
-		if (ownsClient) {
+		if (ownsClient && client != null) {
 			client.close();
 		}
 		if (!failures.isEmpty()) {

@@ -4,8 +4,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 
 import io.fiberjvm.backend.Backend;
 import io.fiberjvm.backend.BackendProvider;
@@ -41,32 +39,29 @@ public final class KubernetesBackendProvider implements BackendProvider {
 
 	@Override
 	public Backend create(FiberConfig config) {
-		KubernetesClient client = client(config);
-		try {
-			String namespace = config.get(ConfigKeys.NAMESPACE);
-			if (namespace.isEmpty()) {
-				namespace = client.getNamespace() != null ? client.getNamespace() : "default";
-			}
-			String podName = config.get(ConfigKeys.POD_NAME);
-			if (podName.isEmpty() && inCluster() && System.getenv("HOSTNAME") != null) {
-				// A pod's host name is its name, unless set apart or cut at 63 characters: the pods this
-				// backend and fiber run make set pod-name from the downward API instead.
-				podName = System.getenv("HOSTNAME");
-			}
-			return new KubernetesBackend(client, true, new KubernetesBackend.Settings(namespace, config.get(ConfigKeys.IMAGE),
-					config.get(ConfigKeys.VOLUMES), podName, config.get(ConfigKeys.TERMINATE_GRACE)));
+		Config clientConfig = clientConfig(config);
+		String namespace = config.get(ConfigKeys.NAMESPACE);
+		if (namespace.isEmpty()) {
+			namespace = clientConfig.getNamespace() != null ? clientConfig.getNamespace() : "default";
 		}
-		catch (RuntimeException e) {
-			client.close();
-			throw e;
+		String podName = config.get(ConfigKeys.POD_NAME);
+		if (podName.isEmpty() && inCluster() && System.getenv("HOSTNAME") != null) {
+			// A pod's host name is its name, unless set apart or cut at 63 characters: the pods this
+			// backend and fiber run make set pod-name from the downward API instead.
+			podName = System.getenv("HOSTNAME");
 		}
+		return new KubernetesBackend(clientConfig, new KubernetesBackend.Settings(namespace, config.get(ConfigKeys.IMAGE),
+				config.get(ConfigKeys.VOLUMES), podName, config.get(ConfigKeys.TERMINATE_GRACE)));
 	}
 
-	/** A client from the configured kubeconfig, else fabric8's usual lookup (service account, KUBECONFIG, ~/.kube/config). */
-	static KubernetesClient client(FiberConfig config) {
+	/**
+	 * The client configuration from the configured kubeconfig, else fabric8's usual lookup (service
+	 * account, KUBECONFIG, ~/.kube/config); a kubeconfig that cannot be read is an error now.
+	 */
+	static Config clientConfig(FiberConfig config) {
 		String kubeconfig = config.get(ConfigKeys.KUBECONFIG);
 		if (kubeconfig.isEmpty()) {
-			return new KubernetesClientBuilder().build();
+			return Config.autoConfigure(null);
 		}
 		Path file = Path.of(kubeconfig);
 		String text;
@@ -85,6 +80,6 @@ public final class KubernetesBackendProvider implements BackendProvider {
 			throw new ConfigException(ConfigKeys.KUBECONFIG.name(), "configuration key 'kubeconfig' from "
 					+ config.sourceOf(ConfigKeys.KUBECONFIG) + " names " + file + ", which is not a kubeconfig: " + e.getMessage());
 		}
-		return new KubernetesClientBuilder().withConfig(clientConfig).build();
+		return clientConfig;
 	}
 }
