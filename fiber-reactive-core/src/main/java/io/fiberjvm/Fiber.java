@@ -282,6 +282,16 @@ public final class Fiber implements AutoCloseable {
 	}
 
 	/**
+	 * A new connection to the runtime of this run listening at {@code endpoint}, authenticated with the
+	 * run's secret and shared with no one: the caller disposes it.
+	 */
+	public Mono<Connection> dedicatedConnectionTo(Endpoint endpoint) {
+		Objects.requireNonNull(endpoint, "endpoint");
+		return Mono.defer(() -> closed.get() ? Mono.error(closedError("connect to " + endpoint))
+				: transport.connect(endpoint, name, routesFor(null)));
+	}
+
+	/**
 	 * Runs {@code action} with this runtime reading the objects it deserializes: queue handles in a
 	 * shipped target become handles of this runtime.
 	 */
@@ -484,6 +494,11 @@ public final class Fiber implements AutoCloseable {
 		@Override
 		public Mono<Connection> connectionTo(Endpoint endpoint) {
 			return Fiber.this.connectionTo(endpoint);
+		}
+
+		@Override
+		public Mono<Connection> dedicatedConnectionTo(Endpoint endpoint) {
+			return Fiber.this.dedicatedConnectionTo(endpoint);
 		}
 
 		@Override

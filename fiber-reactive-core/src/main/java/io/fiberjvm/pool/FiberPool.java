@@ -97,7 +97,10 @@ public interface FiberPool extends AutoCloseable {
 	/** Changes the number of workers: new ones start, surplus ones finish their tasks and stop. */
 	void resize(int workers);
 
-	/** The worker processes taking tasks now: started, initialized, connected, and not retiring. */
+	/**
+	 * The worker processes taking tasks now: started, initialized, connected, and not retiring; each once,
+	 * however many workers it hosts ({@link PoolBuilder#workersPerProcess(int)}).
+	 */
 	List<FiberProcess> workers();
 
 	/** The pool's counters now. */

@@ -36,17 +36,33 @@ final class PoolCore {
 	private static final Logger log = LoggerFactory.getLogger(PoolCore.class);
 	private static final SecureRandom RANDOM = new SecureRandom();
 
-	/** One worker process the pool started, from its start to its end. */
+	/** One worker: a session with the pool, hosted by a worker process, from its start to its end. */
 	private static final class Slot {
 		final String name;
-		FiberProcess process;
+		final Host host;
 		boolean retiring;
 		boolean attached;
 		/** Whether it finished a chunk: a worker that dies before that counts toward the restart backoff. */
 		boolean worked;
 
-		Slot(String name) {
+		Slot(String name, Host host) {
 			this.name = name;
+			this.host = host;
+		}
+	}
+
+	/** One worker process and the workers it hosts; they live and die with it. */
+	private static final class Host {
+		final String name;
+		final List<Slot> slots = new ArrayList<>();
+		FiberProcess process;
+
+		Host(String name) {
+			this.name = name;
+		}
+
+		boolean retiring() {
+			return slots.stream().allMatch(s -> s.retiring);
 		}
 	}
 
@@ -54,6 +70,7 @@ final class PoolCore {
 	private final PoolService service;
 	private final String id;
 	private final String name;
+	private final int perProcess;
 	private final ResourceSpec resources;
 	private final byte[] initializer;
 	private final List<String> initializerAllow;
@@ -81,13 +98,15 @@ final class PoolCore {
 	private long started;
 	private long lostWorkers;
 	private int counter;
+	private int hostCounter;
 
-	PoolCore(Fiber fiber, PoolService service, String name, int size, ResourceSpec resources, byte[] initializer,
-			List<String> initializerAllow, RestartBackoff backoff) {
+	PoolCore(Fiber fiber, PoolService service, String name, int size, int perProcess, ResourceSpec resources,
+			byte[] initializer, List<String> initializerAllow, RestartBackoff backoff) {
 		this.fiber = fiber;
 		this.service = service;
 		this.id = Long.toString(RANDOM.nextLong() >>> 1, 36);
 		this.name = name;
+		this.perProcess = perProcess;
 		this.resources = resources;
 		this.initializer = initializer;
 		this.initializerAllow = initializerAllow;
@@ -213,8 +232,14 @@ final class PoolCore {
 		return Flux.create(sink -> {
 			synchronized (this) {
 				Slot slot = slots.get(worker);
-				if (slot == null || slot.retiring || terminated) {
+				if (slot == null || terminated) {
 					sink.error(new PoolClosedException("pool " + name + " has no worker '" + worker + "' (retired, or never started)"));
+					return;
+				}
+				if (slot.retiring) {
+					// Retired while its process started; the process's other workers may still be wanted.
+					Flux.from(inbound).subscribe(frame -> { }, error -> { });
+					sink.complete();
 					return;
 				}
 				slot.attached = true;
@@ -235,14 +260,14 @@ final class PoolCore {
 
 	/**
 	 * The session is gone: its tasks are lost, and a worker whose session failed is stopped (retiring or
-	 * not: a frozen process would otherwise never exit) and replaced.
+	 * not: a frozen process would otherwise never exit) and replaced, with every worker its process hosts.
 	 */
 	private void sessionEnded(WorkerSession session, String why, boolean failed) {
 		dispatcher.lost(session, why);
 		FiberProcess process;
 		synchronized (this) {
 			Slot slot = slots.get(session.worker);
-			process = slot != null && (failed || !slot.retiring) ? slot.process : null;
+			process = slot != null && (failed || !slot.retiring) ? slot.host.process : null;
 		}
 		if (process != null && process.isAlive()) {
 			process.terminate().subscribe(done -> { }, error -> { });
@@ -250,103 +275,133 @@ final class PoolCore {
 	}
 
 	private void ensureWorkers() {
-		List<Slot> toStart = new ArrayList<>();
+		List<Host> toStart = new ArrayList<>();
 		synchronized (this) {
 			if (shuttingDown) {
 				return;
 			}
-			long active = slots.values().stream().filter(s -> !s.retiring).count();
-			if (active >= target) {
+			long missing = target - activeSlots();
+			if (missing <= 0) {
 				return;
 			}
 			if (failures > 0) {
-				// Workers failed to get going: start one at a time, later and later.
+				// Workers failed to get going: start one process at a time, later and later.
 				if (!restartScheduled) {
 					restartScheduled = true;
 					Mono.delay(backoff.delay(failures)).subscribe(tick -> {
 						synchronized (this) {
 							restartScheduled = false;
 						}
-						Slot slot = newSlotIfWanted();
-						if (slot != null) {
-							start(slot);
+						Host host = newHostIfWanted();
+						if (host != null) {
+							start(host);
 						}
 					});
 				}
 				return;
 			}
-			for (long i = active; i < target; i++) {
-				toStart.add(newSlot());
+			while (missing > 0) {
+				Host host = newHost((int) Math.min(missing, perProcess));
+				missing -= host.slots.size();
+				toStart.add(host);
 			}
 		}
 		toStart.forEach(this::start);
 	}
 
-	private synchronized Slot newSlotIfWanted() {
-		if (shuttingDown || slots.values().stream().filter(s -> !s.retiring).count() >= target) {
+	/** Under the lock. */
+	private long activeSlots() {
+		return slots.values().stream().filter(s -> !s.retiring).count();
+	}
+
+	private synchronized Host newHostIfWanted() {
+		long missing = target - activeSlots();
+		if (shuttingDown || missing <= 0) {
 			return null;
 		}
-		return newSlot();
+		return newHost((int) Math.min(missing, perProcess));
 	}
 
-	/** Under the lock. */
-	private Slot newSlot() {
-		Slot slot = new Slot(name + "-w" + (++counter));
-		slots.put(slot.name, slot);
-		started++;
-		return slot;
+	/** Under the lock: a process to start with {@code workers} workers; named after its worker when it hosts one. */
+	private Host newHost(int workers) {
+		Host host = null;
+		for (int i = 0; i < workers; i++) {
+			String slotName = name + "-w" + (++counter);
+			if (host == null) {
+				host = new Host(perProcess == 1 ? slotName : name + "-p" + (++hostCounter));
+			}
+			Slot slot = new Slot(slotName, host);
+			host.slots.add(slot);
+			slots.put(slot.name, slot);
+			started++;
+		}
+		return host;
 	}
 
-	private void start(Slot slot) {
+	private void start(Host host) {
+		List<String> routes = host.slots.stream().map(slot -> PoolService.route(id, slot.name)).toList();
 		fiber.address()
-				.flatMap(parent -> fiber.process(new PoolWorker(parent.toString(), PoolService.route(id, slot.name),
-						initializer, initializerAllow)).name(slot.name).resources(resources).start())
-				.subscribe(process -> started(slot, process), error -> ended(slot, "it could not start: " + error.getMessage(), error));
+				.flatMap(parent -> fiber.process(new PoolWorker(parent.toString(), routes, initializer, initializerAllow))
+						.name(host.name).resources(resources).start())
+				.subscribe(process -> started(host, process),
+						error -> ended(host, "it could not start: " + error.getMessage(), error));
 	}
 
-	private void started(Slot slot, FiberProcess process) {
+	private void started(Host host, FiberProcess process) {
 		boolean stop;
 		synchronized (this) {
-			slot.process = process;
-			stop = slot.retiring || terminated;
+			host.process = process;
+			stop = host.retiring() || terminated;
 		}
 		if (stop) {
 			process.terminate().subscribe(done -> { }, error -> { });
 		}
 		// join() completes empty on exit code 0 and fails with the remote error otherwise.
 		process.onExit().subscribe(code -> process.join().subscribe(null,
-				error -> ended(slot, "it exited with code " + code, error),
-				() -> ended(slot, "it exited with code " + code, null)));
+				error -> ended(host, "it exited with code " + code, error),
+				() -> ended(host, "it exited with code " + code, null)));
 	}
 
-	private void ended(Slot slot, String why, Throwable error) {
+	/** The process is gone, or never started: so are its workers, whose tasks are lost; replacements start. */
+	private void ended(Host host, String why, Throwable error) {
+		List<Slot> gone = new ArrayList<>();
+		List<Slot> lost = new ArrayList<>();
 		boolean finished;
-		boolean unexpected;
 		synchronized (this) {
-			if (slots.remove(slot.name) == null) {
+			for (Slot slot : host.slots) {
+				if (slots.remove(slot.name) != null) {
+					gone.add(slot);
+					if (!slot.retiring && !shuttingDown) {
+						lost.add(slot);
+					}
+				}
+			}
+			if (gone.isEmpty()) {
 				return;
 			}
-			unexpected = !slot.retiring && !shuttingDown;
-			if (unexpected) {
-				lostWorkers++;
-				if (!slot.worked) {
-					failures++;
-				}
+			lostWorkers += lost.size();
+			// A process none of whose workers took a task failed to get going: once toward the backoff.
+			if (!lost.isEmpty() && lost.stream().noneMatch(s -> s.worked)) {
+				failures++;
 			}
 			finished = shuttingDown && slots.isEmpty();
 		}
-		if (unexpected) {
-			if (slot.worked) {
-				log.info("pool {}: worker {} was lost: {}", name, slot.name, why);
+		if (!lost.isEmpty()) {
+			String who = host.slots.size() == 1 ? "worker " + host.name
+					: "worker process " + host.name + " (workers " + String.join(", ", lost.stream().map(s -> s.name).toList()) + ")";
+			if (lost.stream().anyMatch(s -> s.worked)) {
+				log.info("pool {}: {} was lost: {}", name, who, why);
 			}
 			else {
-				log.warn("pool {}: worker {} ended before taking tasks ({}); next start in {}", name, slot.name,
+				log.warn("pool {}: {} ended before taking tasks ({}); next start in {}", name, who,
 						error != null ? error.getMessage() : why, backoff.delay(failures));
 			}
 		}
-		WorkerSession session = dispatcher.session(slot.name);
-		if (session != null) {
-			dispatcher.lost(session, why);
+		for (Slot slot : gone) {
+			WorkerSession session = dispatcher.session(slot.name);
+			if (session != null) {
+				dispatcher.lost(session, why);
+			}
 		}
 		ensureWorkers();
 		if (finished) {
@@ -382,7 +437,10 @@ final class PoolCore {
 			List<Slot> active = slots.values().stream().filter(s -> !s.retiring).toList();
 			// Retire workers still starting first: they hold no tasks.
 			List<Slot> order = new ArrayList<>(active.stream().filter(s -> !s.attached).toList());
-			order.addAll(active.stream().filter(s -> s.attached).toList());
+			// Then the newest, so that whole processes empty and exit.
+			List<Slot> attached = new ArrayList<>(active.stream().filter(s -> s.attached).toList());
+			Collections.reverse(attached);
+			order.addAll(attached);
 			for (int i = 0; i < active.size() - workers; i++) {
 				Slot slot = order.get(i);
 				slot.retiring = true;
@@ -393,12 +451,15 @@ final class PoolCore {
 		ensureWorkers();
 	}
 
-	/** Lets the worker finish what it holds, then its session ends and it exits; one still starting is stopped. */
+	/**
+	 * Lets the worker finish what it holds, then its session ends (and its process exits once all it hosts
+	 * have); a process still starting is stopped once none of its workers is wanted.
+	 */
 	private void retire(Slot slot) {
 		if (!dispatcher.retire(slot.name)) {
 			FiberProcess process;
 			synchronized (this) {
-				process = slot.process;
+				process = slot.host.retiring() ? slot.host.process : null;
 			}
 			if (process != null) {
 				process.terminate().subscribe(done -> { }, error -> { });
@@ -407,8 +468,8 @@ final class PoolCore {
 	}
 
 	synchronized List<FiberProcess> workers() {
-		return slots.values().stream().filter(s -> s.attached && !s.retiring).map(s -> s.process)
-				.filter(p -> p != null && p.isAlive()).toList();
+		return slots.values().stream().filter(s -> s.attached && !s.retiring).map(s -> s.host.process)
+				.filter(p -> p != null && p.isAlive()).distinct().toList();
 	}
 
 	PoolStats stats() {
@@ -470,7 +531,7 @@ final class PoolCore {
 		dispatcher.terminate("pool " + name + " was terminated");
 		List<FiberProcess> processes;
 		synchronized (this) {
-			processes = all.stream().map(s -> s.process).filter(p -> p != null).toList();
+			processes = all.stream().map(s -> s.host.process).filter(p -> p != null).distinct().toList();
 		}
 		processes.forEach(p -> p.terminate().subscribe(done -> { }, error -> { }));
 		if (all.isEmpty()) {

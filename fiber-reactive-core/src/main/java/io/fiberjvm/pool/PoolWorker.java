@@ -2,10 +2,13 @@ package io.fiberjvm.pool;
 
 import java.io.IOException;
 import java.io.ObjectInputStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 import org.reactivestreams.Subscription;
@@ -22,9 +25,11 @@ import io.fiberjvm.transport.Connection;
 import io.fiberjvm.transport.Endpoint;
 
 /**
- * What a pool's worker process runs: the pool's initializer, then a session with the pool that pulls
- * chunks of tasks (at most two held at once), runs them one after another on this thread and sends
- * their results back. It returns when the pool ends the session, which ends the process with exit code 0.
+ * What a pool's worker process runs: the pool's initializer, then one session with the pool per worker it
+ * hosts. A session pulls chunks of tasks (at most two held at once), runs them one after another on its
+ * own thread and sends their results back; every session but the first has a connection of its own. It
+ * returns when the pool has ended every session, which ends the process with exit code 0, and throws as
+ * soon as one session fails, which ends the process and so every session.
  */
 final class PoolWorker implements FiberRunnable {
 
@@ -34,14 +39,15 @@ final class PoolWorker implements FiberRunnable {
 	private static final Object END = new Object();
 
 	private final String parent;
-	private final String route;
+	/** One route per worker this process hosts. */
+	private final List<String> routes;
 	private final byte[] initializer;
 	private final List<String> initializerAllow;
 	private transient QueueContext context;
 
-	PoolWorker(String parent, String route, byte[] initializer, List<String> initializerAllow) {
+	PoolWorker(String parent, List<String> routes, byte[] initializer, List<String> initializerAllow) {
 		this.parent = parent;
-		this.route = route;
+		this.routes = List.copyOf(routes);
 		this.initializer = initializer;
 		this.initializerAllow = List.copyOf(initializerAllow);
 	}
@@ -62,7 +68,56 @@ final class PoolWorker implements FiberRunnable {
 			// Read with this runtime resolving handles, so queues or shared objects captured by user code work here.
 			QueueContext.resolving(context, () -> values.readFunction(initializer, initializerAllow, Runnable.class, "the pool's initializer")).run();
 		}
-		Connection connection = context.connectionTo(Endpoint.parse(parent)).block(context.config().get(ConfigKeys.START_TIMEOUT));
+		Endpoint pool = Endpoint.parse(parent);
+		Duration timeout = context.config().get(ConfigKeys.START_TIMEOUT);
+		if (routes.size() == 1) {
+			serve(context.connectionTo(pool).block(timeout), routes.get(0), values);
+			return;
+		}
+		// Completes when every session has ended, or at once with the first failure.
+		CompletableFuture<Void> firstFailure = new CompletableFuture<>();
+		AtomicInteger running = new AtomicInteger(routes.size());
+		for (int i = 0; i < routes.size(); i++) {
+			String route = routes.get(i);
+			boolean shared = i == 0;
+			Thread thread = new Thread(() -> {
+				Connection own = null;
+				try {
+					own = shared ? context.connectionTo(pool).block(timeout) : context.dedicatedConnectionTo(pool).block(timeout);
+					serve(own, route, values);
+					if (running.decrementAndGet() == 0) {
+						firstFailure.complete(null);
+					}
+				}
+				catch (Throwable error) {
+					firstFailure.completeExceptionally(error);
+				}
+				finally {
+					if (own != null && !shared) {
+						own.dispose();
+					}
+				}
+			}, "fiber-pool-" + route.substring(route.lastIndexOf('/') + 1));
+			thread.setDaemon(true);
+			thread.start();
+		}
+		try {
+			firstFailure.join();
+		}
+		catch (java.util.concurrent.CompletionException failed) {
+			Throwable cause = failed.getCause();
+			if (cause instanceof RuntimeException runtime) {
+				throw runtime;
+			}
+			if (cause instanceof Error error) {
+				throw error;
+			}
+			throw new IllegalStateException(cause);
+		}
+	}
+
+	/** One worker's session with the pool on {@code connection}, until the pool ends it. */
+	private void serve(Connection connection, String route, ShippedValues values) {
 		Sinks.Many<byte[]> results = Sinks.many().unicast().onBackpressureBuffer();
 		BlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
 		ChunkSubscriber chunks = new ChunkSubscriber(inbox);

@@ -21,6 +21,13 @@ public interface QueueContext {
 	/** A connection to the runtime listening at {@code endpoint}, shared by every handle that needs it. */
 	Mono<Connection> connectionTo(Endpoint endpoint);
 
+	/**
+	 * A new connection to the runtime listening at {@code endpoint}, shared with no one: the caller disposes
+	 * it. For traffic that should not queue behind other traffic on the shared connection (a pool worker's
+	 * session, say).
+	 */
+	Mono<Connection> dedicatedConnectionTo(Endpoint endpoint);
+
 	/** The codec items travel through. */
 	Codec codec();
 

@@ -35,6 +35,11 @@ final class InProcessContext implements QueueContext {
 	}
 
 	@Override
+	public Mono<Connection> dedicatedConnectionTo(Endpoint endpoint) {
+		return connectionTo(endpoint);
+	}
+
+	@Override
 	public Codec codec() {
 		return Codec.smile();
 	}
