@@ -51,7 +51,7 @@ final class LineChart {
 			double y = top + plotHeight - plotHeight * i / 5.0;
 			svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#dddddd\"/>%n", left, y,
 					left + plotWidth, y));
-			svg.append(text(left - 8, y + 4, "end", 12, String.format(Locale.ROOT, "%,.0f", value)));
+			svg.append(text(left - 8, y + 4, "end", 12, String.format(Locale.ROOT, maxY >= 50 ? "%,.0f" : maxY >= 5 ? "%.1f" : "%.2f", value)));
 		}
 		for (double[] point : series.get(0).points()) {
 			double x = left + plotWidth * (log2(point[0]) - log2(minX)) / spanX;

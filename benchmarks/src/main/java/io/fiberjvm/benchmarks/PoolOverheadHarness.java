@@ -38,7 +38,8 @@ import io.fiberjvm.pool.PoolStats;
 /**
  * The Fiber paper's framework-overhead test: the wall time of one second of ideal work, cut into
  * more and more, shorter and shorter tasks, on a {@link FiberPool} of five worker JVMs, on a fixed
- * thread pool of five threads and on Python's {@code multiprocessing.Pool(5)}, all in one run; plus
+ * thread pool of five threads, on Python's {@code multiprocessing.Pool(5)} and on Apache Spark
+ * {@code local[5]} through its Java API, all in one run; plus
  * the throughput of no-op tasks on a two-worker {@link FiberPool} against a fixed thread pool of two.
  *
  * <p>The contract: each executor gets {@code --warmups} warm-up passes (5) of every configuration, then {@code --runs}
@@ -47,12 +48,16 @@ import io.fiberjvm.pool.PoolStats;
  * input order. Tasks of whole milliseconds call {@link Thread#sleep(long)}; shorter ones park with
  * {@link LockSupport#parkNanos(long)} until their time is up, so no task spins. The Python column comes
  * from {@code benchmarks/python/pool_overhead.py}; without {@code python3} on the {@code PATH} it is
- * skipped with a message. Writes {@code pool-overhead.md}, {@code .csv} and {@code .svg} into
+ * skipped with a message. The Spark column runs {@code benchmarks/spark} (built only with {@code -Pspark}) in
+ * a JVM of its own, with the same protocol; without that build it is skipped with a message. Writes
+ * {@code pool-overhead.md}, {@code .csv}, {@code .svg} (bars per configuration) and {@code -ratio.svg} (wall
+ * time over ideal, a line per executor) into
  * {@code --out} and prints the Markdown to standard output; progress goes to standard error.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.fiberjvm.benchmarks.PoolOverheadHarness [--runs 3] [--out benchmarks/results]
- *     [--python-script benchmarks/python/pool_overhead.py] [--configs 5:1s,50:100ms,...] [--noop-tasks 200000]
+ *     [--python-script benchmarks/python/pool_overhead.py] [--spark-classpath benchmarks/spark/target/spark-classpath.txt]
+ *     [--configs 5:1s,50:100ms,...] [--noop-tasks 200000]
  * </pre>
  */
 public final class PoolOverheadHarness {
@@ -68,6 +73,7 @@ public final class PoolOverheadHarness {
 	private static final String THREADS = "thread pool";
 	private static final String FIBER = "FiberPool";
 	private static final String PYTHON = "multiprocessing.Pool";
+	private static final String SPARK = "Spark local[5]";
 
 	/** The no-op task: the argument back. */
 	private static final FiberFunction<Integer, Integer> IDENTITY = item -> item;
@@ -83,7 +89,7 @@ public final class PoolOverheadHarness {
 		catch (IllegalArgumentException e) {
 			System.err.println(e.getMessage());
 			System.err.println("usage: PoolOverheadHarness [--runs 3] [--out benchmarks/results] [--python-script "
-					+ "benchmarks/python/pool_overhead.py] [--configs 5:1s,50:100ms,500:10ms,5000:1ms,50000:100us] [--noop-tasks 200000]");
+					+ "benchmarks/python/pool_overhead.py] [--spark-classpath benchmarks/spark/target/spark-classpath.txt] [--configs 5:1s,50:100ms,500:10ms,5000:1ms,50000:100us] [--noop-tasks 200000]");
 			System.exit(2);
 			return;
 		}
@@ -155,19 +161,20 @@ public final class PoolOverheadHarness {
 			}
 		}
 
-		// Python runs alone, after every worker JVM has ended, so the two cores are its own.
-		PythonColumn python = runPython(options);
+		// Python and Spark run alone, after every worker JVM has ended, so the two cores are theirs.
+		List<ExternalColumn> external = List.of(runPython(options), runSpark(options));
 
-		Report report = new Report(options, configs, summaries(threadWalls), summaries(fiberWalls), python,
+		Report report = new Report(options, configs, summaries(threadWalls), summaries(fiberWalls), external,
 				Summary.of(threadNoopRates), Summary.of(fiberNoopRates), fiberStats);
 		String markdown = report.markdown();
 		Files.writeString(options.out().resolve("pool-overhead.md"), markdown, StandardCharsets.UTF_8);
 		Files.writeString(options.out().resolve("pool-overhead.csv"), report.csv(), StandardCharsets.UTF_8);
 		Files.writeString(options.out().resolve("pool-overhead.svg"), report.svg(), StandardCharsets.UTF_8);
+		Files.writeString(options.out().resolve("pool-overhead-ratio.svg"), report.overheadSvg(), StandardCharsets.UTF_8);
 		PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
 		out.print(markdown);
 		out.flush();
-		progress("wrote pool-overhead.md, .csv and .svg in " + options.out().toAbsolutePath());
+		progress("wrote pool-overhead.md, .csv, .svg and -ratio.svg in " + options.out().toAbsolutePath());
 	}
 
 	/** Waits until {@code pool} has {@code workers} workers taking tasks; workers start in the background. */
@@ -281,21 +288,61 @@ public final class PoolOverheadHarness {
 	}
 
 	/** Runs the Python script once for every configuration, or says why the column is skipped. */
-	private static PythonColumn runPython(Options options) throws IOException, InterruptedException {
+	private static ExternalColumn runPython(Options options) throws IOException, InterruptedException {
 		Optional<Path> python3 = onPath("python3");
 		if (python3.isEmpty()) {
-			return PythonColumn.skipped("python3 not found: skipping multiprocessing.Pool");
+			return ExternalColumn.skipped(PYTHON, "python3 not found: skipping multiprocessing.Pool");
 		}
 		if (!Files.isRegularFile(options.pythonScript())) {
-			return PythonColumn.skipped(options.pythonScript().toAbsolutePath() + " not found (run from the repository root or "
-					+ "pass --python-script): skipping multiprocessing.Pool");
+			return ExternalColumn.skipped(PYTHON, options.pythonScript().toAbsolutePath() + " not found (run from the repository root "
+					+ "or pass --python-script): skipping multiprocessing.Pool");
 		}
 		List<String> command = new ArrayList<>(List.of(python3.get().toString(), options.pythonScript().toString(),
 				"--runs", Integer.toString(options.runs()), "--processes", Integer.toString(WORKERS)));
 		for (Config config : options.configs()) {
 			command.add(config.tasks() + ":" + config.taskSecondsText());
 		}
-		progress("running " + String.join(" ", command));
+		return runExternal(PYTHON, command, options);
+	}
+
+	/** Spark's own --add-opens for JDK 17, which its launcher scripts would pass; a plain java command must. */
+	private static final List<String> SPARK_JVM_OPTIONS = List.of("-XX:+IgnoreUnrecognizedVMOptions",
+			"--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
+			"--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
+			"--add-opens=java.base/java.net=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
+			"--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+			"--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED", "--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED",
+			"--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/sun.nio.cs=ALL-UNNAMED",
+			"--add-opens=java.base/sun.security.action=ALL-UNNAMED", "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED",
+			"-Djdk.reflect.useDirectMethodHandle=false");
+
+	/** Runs Spark's column (module benchmarks/spark, built with -Pspark) in a JVM of its own, or says why it is skipped. */
+	private static ExternalColumn runSpark(Options options) throws IOException, InterruptedException {
+		Path classpathFile = options.sparkClasspath();
+		Path jar = classpathFile.resolveSibling("benchmarks-spark.jar");
+		if (!Files.isRegularFile(classpathFile) || !Files.isRegularFile(jar)) {
+			return ExternalColumn.skipped(SPARK, classpathFile.toAbsolutePath() + " not found: build with `mvn -B -DskipTests -Pspark "
+					+ "package` (from the repository root) to add Spark's column; skipping Spark");
+		}
+		List<String> command = new ArrayList<>();
+		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+		command.addAll(SPARK_JVM_OPTIONS);
+		command.addAll(List.of("-cp", jar + File.pathSeparator + Files.readString(classpathFile).trim(),
+				"io.fiberjvm.benchmarks.spark.SparkOverhead", "--runs", Integer.toString(options.runs()),
+				"--warmups", Integer.toString(options.warmups()), "--workers", Integer.toString(WORKERS)));
+		for (Config config : options.configs()) {
+			command.add(config.tasks() + ":" + config.taskSecondsText());
+		}
+		return runExternal(SPARK, command, options);
+	}
+
+	/**
+	 * Runs {@code command}, which answers in the Python script's protocol: a {@code #} line saying what ran,
+	 * then {@code tasks,seconds,mean,min,max} per configuration.
+	 */
+	private static ExternalColumn runExternal(String name, List<String> command, Options options) throws IOException, InterruptedException {
+		progress("running " + (command.size() > 12 ? String.join(" ", command.subList(0, 2)) + " … " + command.get(command.size() - 1)
+				: String.join(" ", command)));
 		Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
 		process.getOutputStream().close();
 		List<Summary> results = new ArrayList<>();
@@ -309,7 +356,7 @@ public final class PoolOverheadHarness {
 					String[] fields = line.trim().split(",");
 					Config expected = options.configs().get(results.size());
 					if (Integer.parseInt(fields[0]) != expected.tasks()) {
-						throw new IllegalStateException("the Python script answered '" + line + "' where " + expected.label() + " was due");
+						throw new IllegalStateException(name + " answered '" + line + "' where " + expected.label() + " was due");
 					}
 					results.add(new Summary(Double.parseDouble(fields[2]), Double.parseDouble(fields[3]), Double.parseDouble(fields[4])));
 				}
@@ -317,10 +364,10 @@ public final class PoolOverheadHarness {
 		}
 		int exit = process.waitFor();
 		if (exit != 0 || results.size() != options.configs().size()) {
-			return PythonColumn.skipped("python3 " + options.pythonScript() + " exited with " + exit + " after " + results.size()
-					+ " of " + options.configs().size() + " configurations: skipping multiprocessing.Pool");
+			return ExternalColumn.skipped(name, command.get(0) + " exited with " + exit + " after " + results.size() + " of "
+					+ options.configs().size() + " configurations: skipping " + name);
 		}
-		return new PythonColumn(results, about, null);
+		return new ExternalColumn(name, results, about, null);
 	}
 
 	/** The executable {@code command} in the first {@code PATH} directory that has one. */
@@ -438,14 +485,14 @@ public final class PoolOverheadHarness {
 	}
 
 	/**
-	 * What the Python script reported: one summary per configuration and its self-description, or, when
-	 * {@code skipped} is not null, why there is none.
+	 * What an executor in another process (Python's multiprocessing, Spark) reported: one summary per
+	 * configuration and its self-description, or, when {@code skipped} is not null, why there is none.
 	 */
-	record PythonColumn(List<Summary> results, String about, String skipped) {
+	record ExternalColumn(String name, List<Summary> results, String about, String skipped) {
 
-		static PythonColumn skipped(String reason) {
+		static ExternalColumn skipped(String name, String reason) {
 			System.err.println(reason);
-			return new PythonColumn(List.of(), "", reason);
+			return new ExternalColumn(name, List.of(), "", reason);
 		}
 
 		boolean present() {
@@ -459,7 +506,7 @@ public final class PoolOverheadHarness {
 	}
 
 	/** The command line, with the paper's defaults. */
-	record Options(int runs, int warmups, Path out, Path pythonScript, List<Config> configs, int noopTasks) {
+	record Options(int runs, int warmups, Path out, Path pythonScript, Path sparkClasspath, List<Config> configs, int noopTasks) {
 
 		static Options parse(String[] args) {
 			int runs = 3;
@@ -467,6 +514,7 @@ public final class PoolOverheadHarness {
 			int warmups = 5;
 			Path out = Path.of("benchmarks", "results");
 			Path script = Path.of("benchmarks", "python", "pool_overhead.py");
+			Path spark = Path.of("benchmarks", "spark", "target", "spark-classpath.txt");
 			List<Config> configs = PAPER_CONFIGS;
 			int noopTasks = 200_000;
 			for (int i = 0; i < args.length; i++) {
@@ -480,6 +528,7 @@ public final class PoolOverheadHarness {
 					case "--warmups" -> warmups = Integer.parseInt(value);
 					case "--out" -> out = Path.of(value);
 					case "--python-script" -> script = Path.of(value);
+					case "--spark-classpath" -> spark = Path.of(value);
 					case "--configs" -> configs = Arrays.stream(value.split(",")).map(Config::parse).toList();
 					case "--noop-tasks" -> noopTasks = Integer.parseInt(value);
 					default -> throw new IllegalArgumentException("unknown option " + name);
@@ -488,40 +537,65 @@ public final class PoolOverheadHarness {
 			if (runs < 1 || noopTasks < 1 || warmups < 1) {
 				throw new IllegalArgumentException("--runs, --warmups and --noop-tasks must be at least 1");
 			}
-			return new Options(runs, warmups, out, script, configs, noopTasks);
+			return new Options(runs, warmups, out, script, spark, configs, noopTasks);
 		}
 	}
 
 	/** The results, rendered as Markdown, CSV and SVG. */
-	record Report(Options options, List<Config> configs, List<Summary> threads, List<Summary> fiber, PythonColumn python,
+	record Report(Options options, List<Config> configs, List<Summary> threads, List<Summary> fiber, List<ExternalColumn> external,
 			Summary threadNoop, Summary fiberNoop, PoolStats fiberStats) {
 
-		private static final String[] COLOURS = {"#4c78a8", "#f58518", "#54a24b"};
+		private static final String[] COLOURS = {"#4c78a8", "#f58518", "#54a24b", "#e45756"};
+
+		/** The executors with results, the thread pool first. */
+		private List<String> names() {
+			List<String> names = new ArrayList<>(List.of(THREADS, FIBER));
+			external.stream().filter(ExternalColumn::present).forEach(column -> names.add(column.name()));
+			return names;
+		}
+
+		/** The mean wall time of executor {@code e} (in {@link #names()} order) on configuration {@code c}. */
+		private double mean(int e, int c) {
+			if (e == 0) {
+				return threads.get(c).mean();
+			}
+			if (e == 1) {
+				return fiber.get(c).mean();
+			}
+			return external.stream().filter(ExternalColumn::present).toList().get(e - 2).mean(c);
+		}
 
 		String markdown() {
+			List<String> names = names();
 			StringBuilder md = new StringBuilder();
-			md.append("# Pool overhead: FiberPool, a thread pool and multiprocessing.Pool\n\n");
-			md.append(String.format(Locale.ROOT, "%s, JDK %s, %d cores%s. %d workers per executor; each configuration is N tasks "
+			md.append("# Pool overhead: ").append(String.join(", ", names)).append("\n\n");
+			String abouts = external.stream().filter(ExternalColumn::present).map(ExternalColumn::about).reduce("", (x, y) -> x + "; " + y);
+			md.append(String.format(Locale.ROOT, "%s, %s %s, %d cores%s. %d workers per executor; each configuration is N tasks "
 					+ "of duration d, ideal wall time N × d / %d. Mean wall time of %d timed runs after %d warm-up passes (Python: one); ratios "
 					+ "are to the thread pool in the same run.\n\n",
-					ZonedDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE), System.getProperty("java.version"),
-					Runtime.getRuntime().availableProcessors(), python.present() ? ", " + python.about() : "", WORKERS, WORKERS,
+					ZonedDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE), System.getProperty("java.vm.name"),
+					System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), abouts, WORKERS, WORKERS,
 					options.runs(), options.warmups()));
 			md.append("Java tasks of whole milliseconds call `Thread.sleep`; shorter ones park (`LockSupport.parkNanos`) until "
 					+ "their time is up. Python tasks call `time.sleep`, through `Pool.map` with its default chunk size. FiberPool "
-					+ "uses `map(...)` (results in input order) with its adaptive chunks; the thread pool `invokeAll`.\n\n");
-			md.append("| configuration | ideal s | ").append(THREADS).append(" s | ").append(FIBER).append(" s | ").append(PYTHON)
-					.append(" s | FiberPool / threads | multiprocessing / threads |\n");
-			md.append("|---|---|---|---|---|---|---|\n");
+					+ "uses `map(...)` (results in input order) with its adaptive chunks; the thread pool `invokeAll`; Spark "
+					+ "`parallelize(items).map(task).collect()` with its default partitioning.\n\n");
+			md.append("| configuration | ideal s |");
+			names.forEach(name -> md.append(' ').append(name).append(" s |"));
+			names.subList(1, names.size()).forEach(name -> md.append(' ').append(name).append(" / threads |"));
+			md.append("\n|---|---|").append("---|".repeat(2 * names.size() - 1)).append('\n');
 			for (int c = 0; c < configs.size(); c++) {
-				double base = threads.get(c).mean();
-				md.append(String.format(Locale.ROOT, "| %s | %.3f | %.3f | %.3f | %s | %.2f | %s |\n", configs.get(c).label(),
-						configs.get(c).idealSeconds(WORKERS), base, fiber.get(c).mean(), orDash("%.3f", python.mean(c)),
-						fiber.get(c).mean() / base, orDash("%.2f", python.mean(c) / base)));
+				md.append(String.format(Locale.ROOT, "| %s | %.3f |", configs.get(c).label(), configs.get(c).idealSeconds(WORKERS)));
+				for (int e = 0; e < names.size(); e++) {
+					md.append(String.format(Locale.ROOT, " %.3f |", mean(e, c)));
+				}
+				for (int e = 1; e < names.size(); e++) {
+					md.append(String.format(Locale.ROOT, " %.2f |", mean(e, c) / mean(0, c)));
+				}
+				md.append('\n');
 			}
-			if (!python.present()) {
-				md.append("\n").append(python.skipped()).append(".\n");
-			}
+			external.stream().filter(column -> !column.present())
+					.forEach(column -> md.append("\n").append(column.skipped()).append(".\n"));
 			md.append(String.format(Locale.ROOT, "\nFiberPool counters after the timed runs: %d tasks completed, %d failed, "
 					+ "%d lost with a worker, %d retried; %d workers started, %d lost.\n", fiberStats.completed(), fiberStats.failed(),
 					fiberStats.lost(), fiberStats.retried(), fiberStats.workersStarted(), fiberStats.workersLost()));
@@ -545,9 +619,11 @@ public final class PoolOverheadHarness {
 				csvRow(csv, "sleep", THREADS, WORKERS, config.tasks(), config.taskSecondsText(), threads.get(c), "wall_seconds", 1.0);
 				csvRow(csv, "sleep", FIBER, WORKERS, config.tasks(), config.taskSecondsText(), fiber.get(c), "wall_seconds",
 						fiber.get(c).mean() / base);
-				if (python.present()) {
-					csvRow(csv, "sleep", PYTHON, WORKERS, config.tasks(), config.taskSecondsText(), python.results().get(c),
-							"wall_seconds", python.mean(c) / base);
+				for (ExternalColumn column : external) {
+					if (column.present()) {
+						csvRow(csv, "sleep", column.name(), WORKERS, config.tasks(), config.taskSecondsText(), column.results().get(c),
+								"wall_seconds", column.mean(c) / base);
+					}
 				}
 			}
 			csvRow(csv, "noop", THREADS, NOOP_WORKERS, options.noopTasks(), "0", threadNoop, "tasks_per_second", 1.0);
@@ -562,22 +638,30 @@ public final class PoolOverheadHarness {
 					taskSeconds, options.runs(), summary.mean(), summary.min(), summary.max(), unit, ratio));
 		}
 
+		/** The paper's Figure 9 view: each executor's wall time over the ideal, one line per executor, against the task count. */
+		String overheadSvg() {
+			LineChart chart = new LineChart("Wall time / ideal, " + WORKERS + " workers, 1 s of work cut into N tasks",
+					"tasks (N)", "wall time / ideal");
+			List<String> names = names();
+			for (int e = 0; e < names.size(); e++) {
+				List<double[]> points = new ArrayList<>();
+				for (int c = 0; c < configs.size(); c++) {
+					points.add(new double[] {configs.get(c).tasks(), mean(e, c) / configs.get(c).idealSeconds(WORKERS)});
+				}
+				chart.add(new LineChart.Series(names.get(e), COLOURS[e], points));
+			}
+			return chart.svg();
+		}
+
 		/** Grouped bars: one group per configuration, one bar per executor, a dashed mark at the ideal time. */
 		String svg() {
-			List<String> names = new ArrayList<>(List.of(THREADS, FIBER));
-			if (python.present()) {
-				names.add(PYTHON);
-			}
+			List<String> names = names();
 			double[][] means = new double[configs.size()][names.size()];
 			double top = 0;
 			for (int c = 0; c < configs.size(); c++) {
-				means[c][0] = threads.get(c).mean();
-				means[c][1] = fiber.get(c).mean();
-				if (python.present()) {
-					means[c][2] = python.mean(c);
-				}
-				for (double mean : means[c]) {
-					top = Math.max(top, mean);
+				for (int e = 0; e < names.size(); e++) {
+					means[c][e] = mean(e, c);
+					top = Math.max(top, means[c][e]);
 				}
 				top = Math.max(top, configs.get(c).idealSeconds(WORKERS));
 			}

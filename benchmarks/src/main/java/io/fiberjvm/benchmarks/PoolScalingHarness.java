@@ -111,7 +111,7 @@ public final class PoolScalingHarness {
 	}
 
 	/** Resident set size in bytes, from /proc. */
-	private static long rss(long pid) throws IOException {
+	static long rss(long pid) throws IOException {
 		for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
 			if (line.startsWith("VmRSS:")) {
 				return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;

@@ -57,47 +57,74 @@ public final class EvolutionStrategies {
 		return new double[] {objective(plus), objective(minus)};
 	}
 
+	/** {@link #evaluate}, each of the pair's two evaluations also taking {@code delayNanos}, as a simulator would. */
+	static double[] evaluateSlowly(Evaluation task, long delayNanos) {
+		long until = System.nanoTime() + 2 * delayNanos;
+		double[] fitness = evaluate(task);
+		for (long left = until - System.nanoTime(); left > 0; left = until - System.nanoTime()) {
+			java.util.concurrent.locks.LockSupport.parkNanos(left);
+		}
+		return fitness;
+	}
+
+	/**
+	 * The pool ES runs on: {@code workers} workers, {@code workersPerProcess} of them in each worker JVM, every
+	 * JVM making the noise table once before its first task.
+	 */
+	public static FiberPool pool(Fiber fiber, int workers, int workersPerProcess) {
+		return fiber.pool(workers).name("es").workersPerProcess(workersPerProcess)
+				.initializer(() -> NoiseTable.of(NOISE_SEED, NOISE_SIZE))
+				.open();
+	}
+
 	/**
 	 * Runs {@code iterations} iterations of {@code pairs} antithetic pairs on {@code workers} workers;
 	 * returns the parameters, printing progress every 10 iterations when {@code verbose}.
 	 */
 	public static double[] optimise(Fiber fiber, int workers, int iterations, int pairs, boolean verbose) {
-		FiberPool pool = fiber.pool(workers).name("es")
-				// Every worker makes the noise table before its first task.
-				.initializer(() -> NoiseTable.of(NOISE_SEED, NOISE_SIZE))
-				.open();
-		FiberFunction<Evaluation, double[]> evaluate = EvolutionStrategies::evaluate;
-		Random random = new Random(11);
-		NoiseTable noise = NoiseTable.of(NOISE_SEED, NOISE_SIZE);
-		double[] theta = new double[OPTIMUM.length];
+		FiberPool pool = pool(fiber, workers, 1);
 		try {
-			for (int iteration = 0; iteration < iterations; iteration++) {
-				double[] current = theta.clone();
-				int[] indices = IntStream.range(0, pairs).map(i -> random.nextInt(NOISE_SIZE - current.length)).toArray();
-				List<double[]> fitness = pool.map(evaluate, Flux.range(0, pairs).map(i -> new Evaluation(current, indices[i])))
-						.collectList().block(Duration.ofMinutes(5));
-				double[] shaped = centeredRanks(fitness);
-				double[] gradient = new double[theta.length];
-				for (int p = 0; p < pairs; p++) {
-					double weight = shaped[p] - shaped[pairs + p];
-					double[] epsilon = noise.slice(indices[p], theta.length);
-					for (int i = 0; i < theta.length; i++) {
-						gradient[i] += weight * epsilon[i];
-					}
-				}
-				for (int i = 0; i < theta.length; i++) {
-					theta[i] += LEARNING_RATE * gradient[i] / (pairs * SIGMA);
-				}
-				if (verbose && iteration % 10 == 9) {
-					System.out.printf(Locale.ROOT, "iteration %d: θ = %s, objective %.5f%n", iteration + 1, Arrays.toString(theta),
-							objective(theta));
-				}
-			}
-			return theta;
+			return optimise(pool, new double[OPTIMUM.length], iterations, pairs, Duration.ZERO, new Random(11), verbose);
 		}
 		finally {
 			pool.close();
 		}
+	}
+
+	/**
+	 * Runs {@code iterations} iterations of {@code pairs} antithetic pairs (a population of {@code 2 × pairs})
+	 * from {@code start} on {@code pool}, each evaluation also taking {@code evaluationDelay}; returns the
+	 * parameters, printing progress every 10 iterations when {@code verbose}.
+	 */
+	public static double[] optimise(FiberPool pool, double[] start, int iterations, int pairs, Duration evaluationDelay, Random random,
+			boolean verbose) {
+		long delay = evaluationDelay.toNanos();
+		FiberFunction<Evaluation, double[]> evaluate = delay == 0 ? EvolutionStrategies::evaluate : task -> evaluateSlowly(task, delay);
+		NoiseTable noise = NoiseTable.of(NOISE_SEED, NOISE_SIZE);
+		double[] theta = start.clone();
+		for (int iteration = 0; iteration < iterations; iteration++) {
+			double[] current = theta.clone();
+			int[] indices = IntStream.range(0, pairs).map(i -> random.nextInt(NOISE_SIZE - current.length)).toArray();
+			List<double[]> fitness = pool.map(evaluate, Flux.range(0, pairs).map(i -> new Evaluation(current, indices[i])))
+					.collectList().block(Duration.ofMinutes(5));
+			double[] shaped = centeredRanks(fitness);
+			double[] gradient = new double[theta.length];
+			for (int p = 0; p < pairs; p++) {
+				double weight = shaped[p] - shaped[pairs + p];
+				double[] epsilon = noise.slice(indices[p], theta.length);
+				for (int i = 0; i < theta.length; i++) {
+					gradient[i] += weight * epsilon[i];
+				}
+			}
+			for (int i = 0; i < theta.length; i++) {
+				theta[i] += LEARNING_RATE * gradient[i] / (pairs * SIGMA);
+			}
+			if (verbose && iteration % 10 == 9) {
+				System.out.printf(Locale.ROOT, "iteration %d: θ = %s, objective %.5f%n", iteration + 1, Arrays.toString(theta),
+						objective(theta));
+			}
+		}
+		return theta;
 	}
 
 	/** Every fitness (the plus halves, then the minus halves) replaced by its rank, scaled to [-0.5, 0.5]. */
