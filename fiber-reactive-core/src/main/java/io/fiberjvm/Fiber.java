@@ -227,6 +227,11 @@ public final class Fiber implements AutoCloseable {
 		return transport;
 	}
 
+	/** Whether the job-backed processes this runtime starts run on this machine and share its cores (the local backend). */
+	public boolean jobsRunOnThisMachine() {
+		return backend.runsJobsOnThisMachine();
+	}
+
 	/** Where this run listens for its children; binds on first use. Fails once the runtime is closed. */
 	public Mono<Endpoint> address() {
 		return Mono.defer(() -> closed.get() ? Mono.error(closedError("listen")) : server.map(this::advertised));

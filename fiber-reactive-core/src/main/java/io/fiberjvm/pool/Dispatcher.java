@@ -176,8 +176,20 @@ final class Dispatcher {
 		}
 	}
 
-	/** The session ended or its worker died: its pending tasks fail with {@link WorkerLostException}. */
+	/** The session must end (a malformed frame, a newer session): the worker is told why; its pending tasks fail with {@link WorkerLostException}. */
 	void lost(WorkerSession session, String why) {
+		end(session, why, true);
+	}
+
+	/**
+	 * The session's connection or process is gone: as {@link #lost}, without telling the worker, which
+	 * cannot hear it (Reactor would log the undeliverable error as dropped).
+	 */
+	void gone(WorkerSession session, String why) {
+		end(session, why, false);
+	}
+
+	private void end(WorkerSession session, String why, boolean tell) {
 		List<Task> orphans;
 		synchronized (this) {
 			if (session.ended) {
@@ -192,7 +204,12 @@ final class Dispatcher {
 			lost += orphans.size();
 			dispatch();
 		}
-		session.out.error(new PoolClosedException("the pool dropped this session: " + why));
+		if (tell) {
+			session.out.error(new PoolClosedException("the pool dropped this session: " + why));
+		}
+		else {
+			session.out.complete();
+		}
 		List<Runnable> after = new ArrayList<>(orphans.size());
 		for (Task task : orphans) {
 			task.runningOn = null;

@@ -99,6 +99,10 @@ final class PoolCore {
 	private long lostWorkers;
 	private int counter;
 	private int hostCounter;
+	/** Processes started and not yet running; more wait in {@link #waitingToStart}. */
+	private int starting;
+	private final java.util.ArrayDeque<Host> waitingToStart = new java.util.ArrayDeque<>();
+	private final int startLimit;
 
 	PoolCore(Fiber fiber, PoolService service, String name, int size, int perProcess, ResourceSpec resources,
 			byte[] initializer, List<String> initializerAllow, RestartBackoff backoff) {
@@ -112,6 +116,9 @@ final class PoolCore {
 		this.initializerAllow = initializerAllow;
 		this.backoff = backoff;
 		this.target = size;
+		// JVMs starting on this machine's cores starve each other (and running workers miss keep-alives):
+		// start as many at a time as there are cores. On a cluster, nodes start pods side by side.
+		this.startLimit = fiber.jobsRunOnThisMachine() ? Math.max(2, Runtime.getRuntime().availableProcessors()) : 64;
 		int maxFrame = Math.toIntExact(fiber.config().get(ConfigKeys.MAX_FRAME_SIZE));
 		this.values = fiber.resolvingHandles(QueueContext::current).values();
 		this.dispatcher = new Dispatcher(maxFrame, this::answer, this::worked);
@@ -263,7 +270,7 @@ final class PoolCore {
 	 * not: a frozen process would otherwise never exit) and replaced, with every worker its process hosts.
 	 */
 	private void sessionEnded(WorkerSession session, String why, boolean failed) {
-		dispatcher.lost(session, why);
+		dispatcher.gone(session, why);
 		FiberProcess process;
 		synchronized (this) {
 			Slot slot = slots.get(session.worker);
@@ -338,13 +345,64 @@ final class PoolCore {
 		return host;
 	}
 
+	/** Starts the process now, or once fewer than {@link #startLimit} are starting. */
 	private void start(Host host) {
+		synchronized (this) {
+			if (starting >= startLimit) {
+				waitingToStart.add(host);
+				return;
+			}
+			starting++;
+		}
+		launch(host);
+	}
+
+	private void launch(Host host) {
 		List<String> routes = host.slots.stream().map(slot -> PoolService.route(id, slot.name)).toList();
 		fiber.address()
 				.flatMap(parent -> fiber.process(new PoolWorker(parent.toString(), routes, initializer, initializerAllow))
 						.name(host.name).resources(resources).start())
-				.subscribe(process -> started(host, process),
-						error -> ended(host, "it could not start: " + error.getMessage(), error));
+				.subscribe(process -> {
+					started(host, process);
+					Mono.firstWithSignal(process.onRunning(), process.onExit().then())
+							.subscribe(null, error -> startEnded(), this::startEnded);
+				}, error -> {
+					startEnded();
+					ended(host, "it could not start: " + error.getMessage(), error);
+				});
+	}
+
+	/** A process is running (or gave up starting): the next waiting one may start; those no longer wanted end. */
+	private void startEnded() {
+		Host next = null;
+		List<Host> unwanted = new ArrayList<>();
+		synchronized (this) {
+			starting--;
+			while (next == null && !waitingToStart.isEmpty()) {
+				Host waiting = waitingToStart.poll();
+				if (waiting.retiring() || terminated) {
+					unwanted.add(waiting);
+				}
+				else {
+					next = waiting;
+					starting++;
+				}
+			}
+		}
+		unwanted.forEach(host -> ended(host, "it was retired before it started", null));
+		if (next != null) {
+			launch(next);
+		}
+	}
+
+	/** Under no lock: ends every process still waiting to start, as none will now. */
+	private void dropWaiting(String why) {
+		List<Host> dropped;
+		synchronized (this) {
+			dropped = new ArrayList<>(waitingToStart);
+			waitingToStart.clear();
+		}
+		dropped.forEach(host -> ended(host, why, null));
 	}
 
 	private void started(Host host, FiberProcess process) {
@@ -400,7 +458,7 @@ final class PoolCore {
 		for (Slot slot : gone) {
 			WorkerSession session = dispatcher.session(slot.name);
 			if (session != null) {
-				dispatcher.lost(session, why);
+				dispatcher.gone(session, why);
 			}
 		}
 		ensureWorkers();
@@ -509,6 +567,7 @@ final class PoolCore {
 			all.forEach(s -> s.retiring = true);
 			empty = slots.isEmpty();
 		}
+		dropWaiting("the pool closed before it started");
 		all.forEach(this::retire);
 		if (empty) {
 			finish();
@@ -529,6 +588,7 @@ final class PoolCore {
 			all.forEach(s -> s.retiring = true);
 		}
 		dispatcher.terminate("pool " + name + " was terminated");
+		dropWaiting("the pool was terminated before it started");
 		List<FiberProcess> processes;
 		synchronized (this) {
 			processes = all.stream().map(s -> s.host.process).filter(p -> p != null).distinct().toList();
