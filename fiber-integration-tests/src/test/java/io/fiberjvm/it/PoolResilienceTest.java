@@ -205,12 +205,13 @@ class PoolResilienceTest {
 			SimulatedWork.pause(5);
 			return ProcessHandle.current().pid();
 		};
-		var running = pool.map(whoRuns, Flux.range(0, 600)).collectList().toFuture();
+		// Ten seconds of work for one worker: the two added workers (about two seconds to start) take part.
+		var running = pool.map(whoRuns, Flux.range(0, 2000)).collectList().toFuture();
 		awaitWorkers(pool, 1);
 		pool.resize(3);
 		assertThat(pool.size()).isEqualTo(3);
 		List<Long> pids = running.join();
-		assertThat(pids).hasSize(600);
+		assertThat(pids).hasSize(2000);
 		assertThat(pids.stream().distinct().count()).as("workers that ran tasks").isGreaterThan(1);
 		pool.resize(1);
 		await().atMost(LONG).until(() -> pool.workers().size() == 1 && pool.stats().workers() == 1);

@@ -104,11 +104,15 @@ class PoolWorkerSlotsTest {
 		assertThat(out).extracting(Where::value).containsExactlyElementsOf(IntStream.range(0, 3000).boxed().toList());
 		awaitWorkers(pool, 6, 2);
 		PoolStats stats = pool.stats();
+		assertThat(stats.lost()).as("tasks lost with the killed JVM").isPositive();
+		assertThat(stats.retried()).isEqualTo(stats.lost());
 		assertThat(stats.workersLost()).isEqualTo(3);
 		assertThat(stats.workersStarted()).isEqualTo(9);
 		assertThat(pool.workers()).noneMatch(p -> p.pid().orElse(-1) == victimPid);
-		// The replacement JVM ran the initializer once for its three workers.
+		// Both JVMs, the replacement among them, take tasks; the replacement ran the initializer once for its three workers.
 		List<Where> after = pool.map(WHERE, Flux.range(0, 300)).collectList().block(LONG);
+		assertThat(after.stream().map(Where::pid).distinct())
+				.containsExactlyInAnyOrderElementsOf(pool.workers().stream().map(p -> p.pid().orElseThrow()).toList());
 		assertThat(after).allSatisfy(w -> assertThat(w.initialized()).isEqualTo(1));
 	}
 
@@ -132,6 +136,24 @@ class PoolWorkerSlotsTest {
 		List<Where> grown = pool.map(WHERE, Flux.range(0, 500)).collectList().block(LONG);
 		assertThat(grown.stream().map(w -> w.pid() + "/" + w.thread()).distinct()).hasSize(5);
 		assertThat(pool.stats().workersLost()).isZero();
+
+		// Closing after a partial resize: every JVM, the one that lost workers to the resize too, exits cleanly.
+		List<FiberProcess> jvms = pool.workers();
+		pool.close();
+		pool.onClose().block(LONG);
+		assertThat(jvms).allSatisfy(p -> assertThat(p.onExit().block(LONG)).isZero());
+	}
+
+	@Test
+	void closingWhileWorkerJvmsWaitTheirTurnToStartEndsThemAll() {
+		// Eight JVMs of one worker: on this machine only as many as it has cores start at once.
+		FiberPool pool = fiber.pool(8).name("queued").open();
+		pool.close();
+		pool.onClose().block(LONG);
+		// Worker JVMs are named after their pool in their command line (their job id).
+		await().atMost(LONG).until(() -> ProcessHandle.current().descendants()
+				.noneMatch(p -> p.isAlive() && p.info().commandLine().map(c -> c.contains(" queued-w")).orElse(false)));
+		assertThat(pool.stats().workers()).isZero();
 	}
 
 	@Test

@@ -178,44 +178,52 @@ final class Dispatcher {
 
 	/** The session must end (a malformed frame, a newer session): the worker is told why; its pending tasks fail with {@link WorkerLostException}. */
 	void lost(WorkerSession session, String why) {
-		end(session, why, true);
+		end(List.of(session), why, true);
 	}
 
 	/**
-	 * The session's connection or process is gone: as {@link #lost}, without telling the worker, which
-	 * cannot hear it (Reactor would log the undeliverable error as dropped).
+	 * The sessions' process or connections are gone: as {@link #lost}, all at once (so no task lost with one
+	 * of them is handed to another of them) and without telling the workers, who cannot hear it (Reactor
+	 * would log the undeliverable error as dropped).
 	 */
-	void gone(WorkerSession session, String why) {
-		end(session, why, false);
+	void gone(List<WorkerSession> ending, String why) {
+		end(ending, why, false);
 	}
 
-	private void end(WorkerSession session, String why, boolean tell) {
-		List<Task> orphans;
+	private void end(List<WorkerSession> ending, String why, boolean tell) {
+		List<WorkerSession> ended = new ArrayList<>(ending.size());
+		List<Runnable> after = new ArrayList<>();
 		synchronized (this) {
-			if (session.ended) {
+			for (WorkerSession session : ending) {
+				if (session.ended) {
+					continue;
+				}
+				session.ended = true;
+				ended.add(session);
+				sessions.remove(session.worker, session);
+				for (Task task : session.pending.values()) {
+					task.runningOn = null;
+					if (!task.cancelled) {
+						Outcome outcome = new Outcome(session.worker, null, new WorkerLostException(task.toString(), session.worker, why));
+						after.add(() -> answer.accept(task, outcome));
+					}
+				}
+				inFlight -= session.pending.size();
+				lost += session.pending.size();
+				session.pending.clear();
+				session.chunks.clear();
+			}
+			if (ended.isEmpty()) {
 				return;
 			}
-			session.ended = true;
-			sessions.remove(session.worker, session);
-			orphans = new ArrayList<>(session.pending.values());
-			session.pending.clear();
-			session.chunks.clear();
-			inFlight -= orphans.size();
-			lost += orphans.size();
 			dispatch();
 		}
-		if (tell) {
-			session.out.error(new PoolClosedException("the pool dropped this session: " + why));
-		}
-		else {
-			session.out.complete();
-		}
-		List<Runnable> after = new ArrayList<>(orphans.size());
-		for (Task task : orphans) {
-			task.runningOn = null;
-			if (!task.cancelled) {
-				Outcome outcome = new Outcome(session.worker, null, new WorkerLostException(task.toString(), session.worker, why));
-				after.add(() -> answer.accept(task, outcome));
+		for (WorkerSession session : ended) {
+			if (tell) {
+				session.out.error(new PoolClosedException("the pool dropped this session: " + why));
+			}
+			else {
+				session.out.complete();
 			}
 		}
 		runAll(after);

@@ -256,6 +256,15 @@ final class PoolCore {
 				sink.error(new PoolClosedException("pool " + name + " was terminated"));
 				return;
 			}
+			boolean retiredMeanwhile;
+			synchronized (this) {
+				Slot slot = slots.get(worker);
+				retiredMeanwhile = slot == null || slot.retiring;
+			}
+			if (retiredMeanwhile) {
+				// Retired between the check above and the session's opening: it ends once it holds nothing.
+				dispatcher.retire(worker);
+			}
 			sink.onRequest(n -> dispatcher.credit());
 			sink.onCancel(() -> sessionEnded(session, "its session was cancelled", true));
 			Flux.from(inbound).subscribe(frame -> dispatcher.results(session, frame),
@@ -270,12 +279,25 @@ final class PoolCore {
 	 * not: a frozen process would otherwise never exit) and replaced, with every worker its process hosts.
 	 */
 	private void sessionEnded(WorkerSession session, String why, boolean failed) {
-		dispatcher.gone(session, why);
-		FiberProcess process;
+		FiberProcess process = null;
+		List<String> siblings = new ArrayList<>();
 		synchronized (this) {
 			Slot slot = slots.get(session.worker);
-			process = slot != null && (failed || !slot.retiring) ? slot.host.process : null;
+			// A retiring worker's session may end; its process goes only once none of its workers is wanted.
+			if (slot != null && (!slot.retiring || (failed && slot.host.retiring()))) {
+				process = slot.host.process;
+				slot.host.slots.stream().filter(sibling -> sibling != slot).forEach(sibling -> siblings.add(sibling.name));
+			}
 		}
+		// The siblings go with the process, at once: none may be handed the tasks lost here.
+		List<WorkerSession> ending = new ArrayList<>(List.of(session));
+		for (String sibling : siblings) {
+			WorkerSession other = dispatcher.session(sibling);
+			if (other != null) {
+				ending.add(other);
+			}
+		}
+		dispatcher.gone(ending, why);
 		if (process != null && process.isAlive()) {
 			process.terminate().subscribe(done -> { }, error -> { });
 		}
@@ -367,8 +389,12 @@ final class PoolCore {
 					Mono.firstWithSignal(process.onRunning(), process.onExit().then())
 							.subscribe(null, error -> startEnded(), this::startEnded);
 				}, error -> {
-					startEnded();
-					ended(host, "it could not start: " + error.getMessage(), error);
+					try {
+						ended(host, "it could not start: " + error.getMessage(), error);
+					}
+					finally {
+						startEnded();
+					}
 				});
 	}
 
@@ -455,12 +481,14 @@ final class PoolCore {
 						error != null ? error.getMessage() : why, backoff.delay(failures));
 			}
 		}
+		List<WorkerSession> sessions = new ArrayList<>();
 		for (Slot slot : gone) {
 			WorkerSession session = dispatcher.session(slot.name);
 			if (session != null) {
-				dispatcher.gone(session, why);
+				sessions.add(session);
 			}
 		}
+		dispatcher.gone(sessions, why);
 		ensureWorkers();
 		if (finished) {
 			finish();
@@ -493,9 +521,10 @@ final class PoolCore {
 			}
 			target = workers;
 			List<Slot> active = slots.values().stream().filter(s -> !s.retiring).toList();
-			// Retire workers still starting first: they hold no tasks.
+			// Retire workers still starting first, as they hold no tasks, and the newest first, so that
+			// whole processes empty and exit.
 			List<Slot> order = new ArrayList<>(active.stream().filter(s -> !s.attached).toList());
-			// Then the newest, so that whole processes empty and exit.
+			Collections.reverse(order);
 			List<Slot> attached = new ArrayList<>(active.stream().filter(s -> s.attached).toList());
 			Collections.reverse(attached);
 			order.addAll(attached);
@@ -511,13 +540,13 @@ final class PoolCore {
 
 	/**
 	 * Lets the worker finish what it holds, then its session ends (and its process exits once all it hosts
-	 * have); a process still starting is stopped once none of its workers is wanted.
+	 * have); a process still starting (none of its workers attached) is stopped once none of them is wanted.
 	 */
 	private void retire(Slot slot) {
 		if (!dispatcher.retire(slot.name)) {
 			FiberProcess process;
 			synchronized (this) {
-				process = slot.host.retiring() ? slot.host.process : null;
+				process = slot.host.retiring() && slot.host.slots.stream().noneMatch(s -> s.attached) ? slot.host.process : null;
 			}
 			if (process != null) {
 				process.terminate().subscribe(done -> { }, error -> { });

@@ -11,8 +11,8 @@ package io.fiberjvm.pool;
  * @param failed tasks whose function threw
  * @param lost task attempts lost with their worker
  * @param retried task attempts started again after a loss or failure
- * @param workersStarted worker processes started since the pool opened
- * @param workersLost workers that ended while the pool still wanted them
+ * @param workersStarted workers started since the pool opened (with several workers per process, each counts)
+ * @param workersLost workers that ended while the pool still wanted them (a lost process counts each of its workers)
  */
 public record PoolStats(int workers, int target, long queued, long inFlight, long completed, long failed, long lost,
 		long retried, long workersStarted, long workersLost) {
