@@ -12,6 +12,8 @@ import io.fiberjvm.FiberFunction;
 import io.fiberjvm.FiberProcess;
 import io.fiberjvm.ProcessFailedException;
 import io.fiberjvm.pool.FiberPool;
+import io.fiberjvm.progress.Progress;
+import io.fiberjvm.progress.ProgressBar;
 import io.fiberjvm.queue.FiberQueue;
 
 /**
@@ -50,7 +52,9 @@ public final class Demo {
 			for (int w = 0; w < workers; w++) {
 				fiber.process(() -> chunks.receive(2)
 						.doOnNext(seed -> counts.put(new long[] {countInside(seed, samples / 10), samples / 10}).block())
-						.then().block()).name("worker-" + w).start().block(WAIT);
+						.then().block()).name("worker-" + w).start()
+						// Running before the chunks go out, so no worker comes to the queue after it closed.
+						.flatMap(p -> p.onRunning().thenReturn(p)).block(WAIT);
 			}
 			long queued = System.nanoTime();
 			chunks.send(Flux.range(0, workers * 10).map(Integer::longValue)).block(WAIT);
@@ -62,14 +66,19 @@ public final class Demo {
 					4.0 * total[0] / total[1], total[1], (System.nanoTime() - queued) / 1_000_000);
 
 			// The same work through a pool: map over seeds, results in order; the pool chunks and retries.
+			// Its progress shows as a bar redrawn in place on a terminal, as plain lines elsewhere.
 			try (FiberPool pool = fiber.pool(workers).name("pi").open()) {
 				long pooled = System.nanoTime();
-				long tasks = workers * 10L;
-				long inside = pool.map((FiberFunction<Long, Long>) seed -> countInside(seed, samples / 10), Flux.range(0, (int) tasks).map(Integer::longValue))
+				long tasks = workers * 50L;
+				long perTask = samples / 50;
+				Progress progress = Progress.expecting(tasks);
+				progress.snapshots().subscribe(ProgressBar.toConsole());
+				long inside = pool.map((FiberFunction<Long, Long>) seed -> countInside(seed, perTask), Flux.range(0, (int) tasks).map(Integer::longValue))
+						.transform(progress::count)
 						.reduce(0L, Long::sum)
 						.block(WAIT);
 				System.out.printf("through a pool: %d tasks, pi ~ %.6f from %,d samples in %d ms (workers started on demand)%n",
-						tasks, 4.0 * inside / (tasks * (samples / 10)), tasks * (samples / 10), (System.nanoTime() - pooled) / 1_000_000);
+						tasks, 4.0 * inside / (tasks * perTask), tasks * perTask, (System.nanoTime() - pooled) / 1_000_000);
 			}
 
 			FiberProcess failing = fiber.process(() -> {

@@ -27,6 +27,8 @@ import io.fiberjvm.pool.FiberPool;
 import io.fiberjvm.pool.PoolClosedException;
 import io.fiberjvm.pool.TaskFailedException;
 import io.fiberjvm.pool.TaskResult;
+import io.fiberjvm.progress.Progress;
+import io.fiberjvm.progress.ProgressSnapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -65,6 +67,29 @@ class PoolTest {
 		StepVerifier.create(pool.map((FiberFunction<Integer, Integer>) x -> x * x, List.of(1, 2, 3)))
 				.expectNext(1, 4, 9)
 				.verifyComplete();
+	}
+
+	@Test
+	void aLongMapReportsItsProgressAndReachesAllDoneExactlyOnce() {
+		List<Integer> in = IntStream.range(0, 600).boxed().toList();
+		Progress progress = Progress.expecting(in.size(), Duration.ofMillis(50));
+		List<ProgressSnapshot> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+		progress.snapshots().subscribe(seen::add);
+		List<Integer> out = pool.map((FiberFunction<Integer, Integer>) x -> {
+			SimulatedWork.pause(2);
+			return x;
+		}, in).transform(progress::count).collectList().block(LONG);
+
+		assertThat(out).containsExactlyElementsOf(in);
+		await().atMost(LONG).until(() -> !seen.isEmpty() && seen.get(seen.size() - 1).finished());
+		assertThat(seen).filteredOn(s -> s.done() == s.total()).hasSize(1);
+		ProgressSnapshot last = seen.get(seen.size() - 1);
+		assertThat(last.done()).isEqualTo(600);
+		assertThat(last.fraction()).isEqualTo(1.0);
+		assertThat(seen).filteredOn(ProgressSnapshot::finished).containsExactly(last);
+		assertThat(seen).extracting(ProgressSnapshot::done).isSorted();
+		// 600 tasks of 2 ms on 3 workers take well over one 50 ms interval: the map was seen under way.
+		assertThat(seen).anyMatch(s -> s.done() > 0 && s.done() < 600 && s.eta().isPresent());
 	}
 
 	@Test
