@@ -12,10 +12,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 import org.reactivestreams.Subscription;
+import org.slf4j.MDC;
 import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Sinks;
 
 import io.fiberjvm.FiberRunnable;
+import io.fiberjvm.LogKeys;
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.codec.ShippedValues;
@@ -118,6 +120,8 @@ final class PoolWorker implements FiberRunnable {
 
 	/** One worker's session with the pool on {@code connection}, until the pool ends it. */
 	private void serve(Connection connection, String route, ShippedValues values) {
+		LogKeys.identifyThread();
+		MDC.put(LogKeys.WORKER, route.substring(route.lastIndexOf('/') + 1));
 		Sinks.Many<byte[]> results = Sinks.many().unicast().onBackpressureBuffer();
 		BlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
 		ChunkSubscriber chunks = new ChunkSubscriber(inbox);

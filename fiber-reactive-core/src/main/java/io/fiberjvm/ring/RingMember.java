@@ -7,9 +7,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.slf4j.MDC;
 import reactor.core.Disposable;
 
 import io.fiberjvm.FiberRunnable;
+import io.fiberjvm.LogKeys;
 import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.config.ConfigKeys;
 import io.fiberjvm.queue.QueueContext;
@@ -64,6 +66,7 @@ final class RingMember implements FiberRunnable {
 		if (context == null) {
 			throw new IllegalStateException("a ring member runs only in a job-backed process its ring started");
 		}
+		MDC.put(LogKeys.RANK, Integer.toString(rank));
 		ShippedValues values = context.values();
 		RingTarget init = initializer == null ? null
 				: QueueContext.resolving(context, () -> values.readFunction(initializer, allow, RingTarget.class, "the ring's initializer"));

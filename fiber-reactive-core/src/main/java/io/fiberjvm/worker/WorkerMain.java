@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.fiberjvm.Fiber;
+import io.fiberjvm.LogKeys;
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.codec.Codec;
 import io.fiberjvm.config.ConfigKeys;
@@ -44,6 +45,10 @@ public final class WorkerMain {
 		try {
 			config = FiberConfig.resolve(Map.of(), System.getProperties(), System.getenv(), Path.of(FiberConfig.FILE_NAME));
 			runtime = Fiber.joinRun(config, secret, args[2]);
+			// Who this process is, for every log line it writes (see LogKeys).
+			System.setProperty(LogKeys.RUN, runtime.runId());
+			System.setProperty(LogKeys.PROCESS, args[2]);
+			LogKeys.identifyThread();
 			connection = runtime.connectionTo(Endpoint.parse(args[1])).block(config.get(ConfigKeys.START_TIMEOUT));
 		}
 		catch (RuntimeException e) {
