@@ -1,5 +1,6 @@
 package io.fiberjvm.pool;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
 
@@ -105,6 +106,13 @@ public interface FiberPool extends AutoCloseable {
 
 	/** The pool's counters now. */
 	PoolStats stats();
+
+	/**
+	 * Each task's time from its submission to its final outcome (a result, or an error once retries are
+	 * spent), as tasks end: a hot {@code Flux} that sees only tasks ending while it is subscribed, and drops
+	 * for a subscriber that cannot keep up. For metrics (a Micrometer timer, say).
+	 */
+	Flux<Duration> taskLatencies();
 
 	/**
 	 * Refuses new calls, finishes the work already accepted, then stops the workers. Does not block;

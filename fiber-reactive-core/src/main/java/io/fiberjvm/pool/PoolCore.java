@@ -2,6 +2,7 @@ package io.fiberjvm.pool;
 
 import java.io.Serializable;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -82,6 +83,9 @@ final class PoolCore {
 	private final Map<Object, ShippedFunction> shippedPairs = Collections.synchronizedMap(new WeakHashMap<>());
 	private final AtomicLong taskIds = new AtomicLong();
 	final AtomicLong retried = new AtomicLong();
+	final AtomicLong submitted = new AtomicLong();
+	/** Each task's time from submission to its final outcome; emitted only while someone listens. */
+	private final Sinks.Many<Duration> latencies = Sinks.many().multicast().directBestEffort();
 	private final Sinks.Empty<Void> closed = Sinks.empty();
 
 	// Guarded by this.
@@ -97,6 +101,9 @@ final class PoolCore {
 	private long openCalls;
 	private long started;
 	private long lostWorkers;
+	private long replaced;
+	/** Lost workers not yet replaced. */
+	private long toReplace;
 	private int counter;
 	private int hostCounter;
 	/** Processes started and not yet running; more wait in {@link #waitingToStart}. */
@@ -363,6 +370,10 @@ final class PoolCore {
 			host.slots.add(slot);
 			slots.put(slot.name, slot);
 			started++;
+			if (toReplace > 0) {
+				toReplace--;
+				replaced++;
+			}
 		}
 		return host;
 	}
@@ -464,6 +475,7 @@ final class PoolCore {
 				return;
 			}
 			lostWorkers += lost.size();
+			toReplace += lost.size();
 			// A process none of whose workers took a task failed to get going: once toward the backoff.
 			if (!lost.isEmpty() && lost.stream().noneMatch(s -> s.worked)) {
 				failures++;
@@ -562,7 +574,8 @@ final class PoolCore {
 	PoolStats stats() {
 		long[] d = dispatcher.counters();
 		synchronized (this) {
-			return new PoolStats((int) d[0], target, d[1], d[2], d[3], d[4], d[5], retried.get(), started, lostWorkers);
+			return new PoolStats((int) d[0], target, d[1], d[2], d[3], d[4], d[5], retried.get(), started, lostWorkers, submitted.get(),
+					replaced);
 		}
 	}
 
@@ -636,5 +649,18 @@ final class PoolCore {
 
 	Mono<Void> onClose() {
 		return closed.asMono();
+	}
+
+	/** A task reached its final outcome {@code nanos} after it was submitted. */
+	void taskEnded(long nanos) {
+		if (latencies.currentSubscriberCount() > 0) {
+			synchronized (latencies) {
+				latencies.tryEmitNext(Duration.ofNanos(nanos));
+			}
+		}
+	}
+
+	Flux<Duration> taskLatencies() {
+		return latencies.asFlux();
 	}
 }

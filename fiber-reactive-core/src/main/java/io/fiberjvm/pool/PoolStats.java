@@ -13,7 +13,9 @@ package io.fiberjvm.pool;
  * @param retried task attempts started again after a loss or failure
  * @param workersStarted workers started since the pool opened (with several workers per process, each counts)
  * @param workersLost workers that ended while the pool still wanted them (a lost process counts each of its workers)
+ * @param submitted tasks submitted (each once, however many attempts it took)
+ * @param workersReplaced workers started to replace lost ones
  */
 public record PoolStats(int workers, int target, long queued, long inFlight, long completed, long failed, long lost,
-		long retried, long workersStarted, long workersLost) {
+		long retried, long workersStarted, long workersLost, long submitted, long workersReplaced) {
 }

@@ -1,5 +1,6 @@
 package io.fiberjvm.pool;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -195,6 +196,17 @@ final class ProcessPool implements FiberPool {
 	/** One task, with this view's retry; a retry is a new attempt queued ahead of fresh work. */
 	private Mono<Object> task(ShippedFunction shipped, Object arg, TaskName description) {
 		return Mono.defer(() -> {
+			core.submitted.incrementAndGet();
+			long submittedAt = System.nanoTime();
+			return attempts(shipped, arg, description)
+					.doOnSuccess(value -> core.taskEnded(System.nanoTime() - submittedAt))
+					.doOnError(error -> core.taskEnded(System.nanoTime() - submittedAt));
+		});
+	}
+
+	/** The task's attempts: the first, then retries as this view's retry allows. */
+	private Mono<Object> attempts(ShippedFunction shipped, Object arg, TaskName description) {
+		return Mono.defer(() -> {
 			byte[] bytes = core.values.write(arg, new Object() {
 				@Override
 				public String toString() {
@@ -242,6 +254,11 @@ final class ProcessPool implements FiberPool {
 	@Override
 	public int size() {
 		return core.size();
+	}
+
+	@Override
+	public Flux<Duration> taskLatencies() {
+		return core.taskLatencies();
 	}
 
 	@Override

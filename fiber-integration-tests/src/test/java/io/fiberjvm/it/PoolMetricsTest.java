@@ -1,0 +1,120 @@
+package io.fiberjvm.it;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+
+import io.fiberjvm.Fiber;
+import io.fiberjvm.FiberFunction;
+import io.fiberjvm.micrometer.FiberPoolMetrics;
+import io.fiberjvm.pool.FiberPool;
+import io.fiberjvm.pool.TaskResult;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/** Micrometer meters of a real pool after a known workload: counters, gauges, the latency timer. */
+class PoolMetricsTest {
+
+	private static final Duration LONG = Duration.ofMinutes(2);
+
+	private Fiber fiber;
+	private final MeterRegistry registry = new SimpleMeterRegistry();
+
+	@BeforeEach
+	void open() {
+		fiber = Fiber.open();
+	}
+
+	@AfterEach
+	void close() {
+		fiber.close();
+	}
+
+	private double counter(String name) {
+		return registry.get(name).tag("pool", "metered").functionCounter().count();
+	}
+
+	private double gauge(String name) {
+		return registry.get(name).tag("pool", "metered").gauge().value();
+	}
+
+	/** Fails every tenth element. */
+	static int tenthFails(int x) {
+		if (x % 10 == 0) {
+			throw new IllegalArgumentException("no " + x);
+		}
+		return x;
+	}
+
+	@Test
+	void countersGaugesAndLatencyAfterAHundredTasksTenOfWhichFail() {
+		FiberPool pool = fiber.pool(2).name("metered").open();
+		try (FiberPoolMetrics metrics = new FiberPoolMetrics(pool, "metered", Tag.of("team", "rl"))) {
+			metrics.bindTo(registry);
+			await().atMost(LONG).until(() -> gauge("fiber.pool.workers") == 2);
+
+			List<TaskResult<Integer>> results = pool.mapResults((FiberFunction<Integer, Integer>) PoolMetricsTest::tenthFails,
+					Flux.range(0, 100)).collectList().block(LONG);
+
+			assertThat(results).filteredOn(TaskResult::isSuccess).hasSize(90);
+			assertThat(counter("fiber.pool.tasks.submitted")).isEqualTo(100);
+			assertThat(counter("fiber.pool.tasks.completed")).isEqualTo(90);
+			assertThat(counter("fiber.pool.tasks.failed")).isEqualTo(10);
+			assertThat(counter("fiber.pool.tasks.lost")).isZero();
+			assertThat(counter("fiber.pool.tasks.retried")).isZero();
+			assertThat(counter("fiber.pool.workers.started")).isEqualTo(2);
+			assertThat(counter("fiber.pool.workers.lost")).isZero();
+			assertThat(gauge("fiber.pool.tasks.queued")).isZero();
+			assertThat(gauge("fiber.pool.tasks.running")).isZero();
+			assertThat(gauge("fiber.pool.workers.target")).isEqualTo(2);
+			var latency = registry.get("fiber.pool.task.latency").tag("pool", "metered").tag("team", "rl").timer();
+			assertThat(latency.count()).isEqualTo(100);
+			assertThat(latency.totalTime(java.util.concurrent.TimeUnit.NANOSECONDS)).isPositive();
+
+			assertThatThrownBy(() -> metrics.bindTo(new SimpleMeterRegistry())).isInstanceOf(IllegalStateException.class)
+					.hasMessageContaining("bound already");
+		}
+		// Closing the binder removes its meters.
+		assertThat(registry.find("fiber.pool.tasks.submitted").meters()).isEmpty();
+		assertThat(registry.find("fiber.pool.task.latency").meters()).isEmpty();
+	}
+
+	@Test
+	void aKilledWorkerIsCountedLostAndReplacedAndItsTasksRetried() {
+		FiberPool pool = fiber.pool(2).name("metered").open();
+		try (FiberPoolMetrics metrics = new FiberPoolMetrics(pool, "metered")) {
+			metrics.bindTo(registry);
+			await().atMost(LONG).until(() -> gauge("fiber.pool.workers") == 2);
+			long victim = pool.workers().get(0).pid().orElseThrow();
+			AtomicInteger seen = new AtomicInteger();
+			List<Integer> out = pool.map((FiberFunction<Integer, Integer>) x -> {
+				SimulatedWork.pause(2);
+				return x;
+			}, Flux.range(0, 1000)).doOnNext(x -> {
+				if (seen.incrementAndGet() == 100) {
+					ProcessHandle.of(victim).ifPresent(ProcessHandle::destroyForcibly);
+				}
+			}).collectList().block(LONG);
+
+			assertThat(out).hasSize(1000);
+			await().atMost(LONG).until(() -> gauge("fiber.pool.workers") == 2);
+			assertThat(counter("fiber.pool.workers.lost")).isEqualTo(1);
+			assertThat(counter("fiber.pool.workers.replaced")).isEqualTo(1);
+			assertThat(counter("fiber.pool.workers.started")).isEqualTo(3);
+			assertThat(counter("fiber.pool.tasks.lost")).isPositive();
+			assertThat(counter("fiber.pool.tasks.retried")).isEqualTo(counter("fiber.pool.tasks.lost"));
+			assertThat(counter("fiber.pool.tasks.submitted")).isEqualTo(1000);
+			assertThat(registry.get("fiber.pool.task.latency").timer().count()).isEqualTo(1000);
+		}
+	}
+}
