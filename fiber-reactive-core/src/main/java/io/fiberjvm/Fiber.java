@@ -75,8 +75,14 @@ public final class Fiber implements AutoCloseable {
 	private final Map<String, ProcessSupervisor> processes = new ConcurrentHashMap<>();
 	private final AtomicLong counter = new AtomicLong();
 	private final AtomicBoolean closed = new AtomicBoolean();
+	private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Fiber.class);
+
 	private final Sinks.Empty<Void> onClose = Sinks.empty();
 	private volatile TransportServer bound;
+	/** Where this run's status is kept for {@code fiber ps --local}; null for a runtime that joined a run. */
+	private final Path runsDir;
+	private final String openedAt = java.time.Instant.now().toString();
+	private reactor.core.Disposable statusWriter;
 	private final String name;
 	private final QueueService queues;
 	private final PoolService pools = new PoolService();
@@ -126,6 +132,35 @@ public final class Fiber implements AutoCloseable {
 				})
 				// A failed bind (say, a fixed port in use) is tried again next time, not remembered.
 				.cache(s -> Duration.ofMillis(Long.MAX_VALUE), error -> Duration.ZERO, () -> Duration.ZERO);
+		Path runs = config.get(ConfigKeys.RUNS_DIR);
+		this.runsDir = name != null ? null
+				: runs.toString().isEmpty() ? Path.of(System.getProperty("java.io.tmpdir"), "fiber-runs") : runs;
+		if (runsDir != null) {
+			// Written off the caller's threads, once a second; a failure is logged once and writing goes on.
+			java.util.concurrent.atomic.AtomicBoolean warned = new java.util.concurrent.atomic.AtomicBoolean();
+			statusWriter = Flux.interval(Duration.ZERO, Duration.ofSeconds(1), reactor.core.scheduler.Schedulers.boundedElastic())
+					.subscribe(tick -> {
+						try {
+							status().writeTo(runsDir);
+						}
+						catch (java.io.IOException | RuntimeException e) {
+							if (warned.compareAndSet(false, true)) {
+								log.warn("cannot write the run's status to {} (fiber ps --local will not list run {}): {}", runsDir, runId,
+										e.toString());
+							}
+						}
+					});
+		}
+	}
+
+	/** This run as {@code fiber ps --local} shows it: its processes, pools and their workers now. */
+	public RunStatus status() {
+		List<RunStatus.Process> shown = processes.values().stream()
+				.map(p -> new RunStatus.Process(p.name(), p.jobId(), p.pid().orElse(-1), p.state()))
+				.sorted(java.util.Comparator.comparing(RunStatus.Process::job))
+				.toList();
+		return new RunStatus(runId, ProcessHandle.current().pid(), backend.name(), openedAt, java.time.Instant.now().toString(), shown,
+				pools.status());
 	}
 
 	/**
@@ -573,7 +608,20 @@ public final class Fiber implements AutoCloseable {
 				backend.close();
 			}
 			finally {
+				stopStatus();
 				onClose.tryEmitEmpty();
+			}
+		}
+	}
+
+	private void stopStatus() {
+		if (statusWriter != null) {
+			statusWriter.dispose();
+			try {
+				java.nio.file.Files.deleteIfExists(RunStatus.fileIn(runsDir, runId));
+			}
+			catch (java.io.IOException e) {
+				log.debug("could not delete the run's status file: {}", e.toString());
 			}
 		}
 	}

@@ -12,7 +12,7 @@ import org.slf4j.MDC;
  */
 public final class LogKeys {
 
-	/** The run's id, shared by the parent and every process it starts. */
+	/** The id of the run that started this process (its parent's {@link Fiber#runId()}). */
 	public static final String RUN = "fiber.run";
 	/** The process's job id: its name, the run and a counter ({@code pi-3-k2x9a-7}). */
 	public static final String PROCESS = "fiber.process";

@@ -154,6 +154,19 @@ final class ProcessSupervisor implements FiberProcess {
 		return job.asMono().flatMap(Job::terminate);
 	}
 
+	/** What {@code fiber ps} shows: creating, pending, starting (not connected back yet), running, succeeded or failed. */
+	String state() {
+		Job current = started;
+		if (current == null) {
+			return "creating";
+		}
+		JobStatus.Phase phase = current.status().phase();
+		if (phase == JobStatus.Phase.RUNNING && !connected) {
+			return "starting";
+		}
+		return phase.name().toLowerCase(java.util.Locale.ROOT);
+	}
+
 	@Override
 	public boolean isAlive() {
 		Job current = started;

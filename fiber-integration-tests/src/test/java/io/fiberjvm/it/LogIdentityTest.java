@@ -68,8 +68,10 @@ class LogIdentityTest {
 	@Test
 	void aRingMemberKnowsItsRankAndProcessInItsMdc() {
 		FiberQueue<String> seen = fiber.queue(String.class);
-		fiber.ring(2).name("ranks").run(ring -> seen.put(MDC.get(LogKeys.RANK) + " " + MDC.get(LogKeys.PROCESS)).block()).block(LONG);
+		fiber.ring(2).name("ranks").run(ring -> seen.put(MDC.get(LogKeys.RANK) + " " + MDC.get(LogKeys.PROCESS) + " "
+				+ MDC.get(LogKeys.RUN)).block()).block(LONG);
 		List<String> identities = seen.receive().take(2).collectList().block(LONG);
-		assertThat(identities).hasSize(2).anyMatch(id -> id.startsWith("0 ranks-")).anyMatch(id -> id.startsWith("1 ranks-"));
+		assertThat(identities).hasSize(2).anyMatch(id -> id.startsWith("0 ranks-")).anyMatch(id -> id.startsWith("1 ranks-"))
+				.allMatch(id -> id.endsWith(" " + fiber.runId()));
 	}
 }

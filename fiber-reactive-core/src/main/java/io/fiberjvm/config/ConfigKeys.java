@@ -131,6 +131,10 @@ public final class ConfigKeys {
 			"Kubeconfig file the Kubernetes backend uses; empty uses the pod's service account inside a cluster, else KUBECONFIG or ~/.kube/config. Not passed to children.",
 			text -> text.trim()));
 
+	public static final ConfigKey<Path> RUNS_DIR = register(new ConfigKey<>("runs-dir", "path", "",
+			"Directory where a program's runtime keeps its run's status for `fiber ps --local` (a JSON file per run, rewritten every second, deleted on close); empty uses java.io.tmpdir/fiber-runs.",
+			text -> Path.of(text.trim())));
+
 	private ConfigKeys() {
 	}
 

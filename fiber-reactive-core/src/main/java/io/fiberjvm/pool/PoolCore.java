@@ -566,6 +566,13 @@ final class PoolCore {
 		}
 	}
 
+	/** Each worker now, for {@code fiber ps}: name, its process's name, and waiting, starting, working or retiring. */
+	synchronized List<io.fiberjvm.RunStatus.Worker> workerStates() {
+		return slots.values().stream().map(slot -> new io.fiberjvm.RunStatus.Worker(slot.name, slot.host.name,
+				slot.retiring ? "retiring" : slot.attached ? "working" : waitingToStart.contains(slot.host) ? "waiting" : "starting"))
+				.toList();
+	}
+
 	synchronized List<FiberProcess> workers() {
 		return slots.values().stream().filter(s -> s.attached && !s.retiring).map(s -> s.host.process)
 				.filter(p -> p != null && p.isAlive()).distinct().toList();

@@ -1,6 +1,7 @@
 package io.fiberjvm.pool;
 
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -50,6 +51,12 @@ public final class PoolService {
 
 	void unregister(PoolCore pool) {
 		pools.remove(pool.id(), pool);
+	}
+
+	/** Every open pool of the runtime and its workers, for {@code fiber ps}. */
+	public List<io.fiberjvm.RunStatus.Pool> status() {
+		return pools.values().stream().map(pool -> new io.fiberjvm.RunStatus.Pool(pool.name(), pool.size(), pool.workerStates()))
+				.toList();
 	}
 
 	/** Terminates every pool of the runtime; it is closing. */

@@ -1,6 +1,7 @@
 package io.fiberjvm.k8s.cli;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,13 +20,20 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
+import io.fiberjvm.RunStatus;
 import io.fiberjvm.backend.JobStatus;
+import io.fiberjvm.config.ConfigKeys;
+import io.fiberjvm.config.FiberConfig;
 import io.fiberjvm.k8s.MasterPod;
 import io.fiberjvm.k8s.PodStatuses;
 
-/** {@code fiber ps}: the master pods of programs and the pods of their job-backed processes. */
+/**
+ * {@code fiber ps}: the master pods of programs and the pods of their job-backed processes; with
+ * {@code --local}, the runs on this machine with their processes, pools and workers.
+ */
 @Command(name = "ps", mixinStandardHelpOptions = true,
-		description = "Lists programs' master pods and their job pods: name, kind, parent, status, exit code and age.")
+		description = {"Lists programs' master pods and their job pods: name, kind, parent, status, exit code and age.",
+				"With --local: the runs on this machine (from the runs directory), their processes, pools and pool workers."})
 final class PsCommand implements Callable<Integer> {
 
 	@Mixin
@@ -34,12 +42,23 @@ final class PsCommand implements Callable<Integer> {
 	@Spec
 	CommandSpec spec;
 
-	@Option(names = "--run", paramLabel = "RUN", description = "Only the job pods of this run id.")
+	@Option(names = "--run", paramLabel = "RUN", description = "Only the job pods (or, with --local, the run) of this run id.")
 	String run;
+
+	@Option(names = "--local", description = "The runs of programs on this machine instead of a cluster's pods.")
+	boolean local;
+
+	@Option(names = "--runs-dir", paramLabel = "DIR",
+			description = "Where local runs keep their status (the runs-dir key; default: java.io.tmpdir/fiber-runs).")
+	Path runsDir;
 
 	@Override
 	public Integer call() {
 		PrintWriter out = spec.commandLine().getOut();
+		if (local) {
+			printLocal(out);
+			return 0;
+		}
 		try (KubernetesClient client = cluster.connect()) {
 			String namespace = cluster.namespace(client);
 			Map<String, Pod> pods = new LinkedHashMap<>();
@@ -60,6 +79,50 @@ final class PsCommand implements Callable<Integer> {
 			print(out, rows);
 		}
 		return 0;
+	}
+
+	/** One row per run's master, process, pool and pool worker. */
+	private void printLocal(PrintWriter out) {
+		Path dir = runsDir;
+		if (dir == null) {
+			Path configured = FiberConfig.resolve(Map.of(), System.getProperties(), System.getenv(), Path.of(FiberConfig.FILE_NAME))
+					.get(ConfigKeys.RUNS_DIR);
+			dir = configured.toString().isEmpty() ? Path.of(System.getProperty("java.io.tmpdir"), "fiber-runs") : configured;
+		}
+		List<String[]> rows = new ArrayList<>();
+		rows.add(new String[] {"RUN", "KIND", "NAME", "STATE", "PID", "DETAIL"});
+		for (RunStatus status : RunStatus.readAll(dir)) {
+			if (run != null && !run.equals(status.run())) {
+				continue;
+			}
+			rows.add(new String[] {status.run(), "master", "run-" + status.run(), "running", Long.toString(status.pid()),
+					status.backend() + " backend, since " + status.started()});
+			Map<String, RunStatus.Process> byName = new LinkedHashMap<>();
+			for (RunStatus.Process process : status.processes()) {
+				byName.put(process.name(), process);
+				rows.add(new String[] {status.run(), "process", process.name(), process.state(), pid(process.pid()), process.job()});
+			}
+			for (RunStatus.Pool pool : status.pools()) {
+				long working = pool.workers().stream().filter(w -> w.state().equals("working")).count();
+				rows.add(new String[] {status.run(), "pool", pool.name(), working + " of " + pool.target() + " working", "-",
+						pool.workers().size() + " workers"});
+				for (RunStatus.Worker worker : pool.workers()) {
+					RunStatus.Process host = byName.get(worker.process());
+					rows.add(new String[] {status.run(), "worker", worker.name(), worker.state(), host == null ? "-" : pid(host.pid()),
+							"in process " + worker.process()});
+				}
+			}
+		}
+		if (rows.size() == 1) {
+			out.println("no Fiber runs on this machine (looked in " + dir.toAbsolutePath() + ")");
+			out.flush();
+			return;
+		}
+		print(out, rows);
+	}
+
+	private static String pid(long pid) {
+		return pid < 0 ? "-" : Long.toString(pid);
 	}
 
 	private static String[] row(Pod pod) {

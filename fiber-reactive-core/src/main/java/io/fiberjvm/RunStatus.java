@@ -1,0 +1,111 @@
+package io.fiberjvm;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * What {@code fiber ps --local} shows of one run on this machine: its master, job-backed processes, pools
+ * and their workers, as the run's runtime last wrote them to the {@code runs-dir} (a JSON file per run,
+ * rewritten every second while the runtime is open, deleted when it closes).
+ *
+ * @param run the run id
+ * @param pid the master's process id
+ * @param backend the backend's name
+ * @param started when the runtime opened (ISO-8601)
+ * @param updated when this status was written (ISO-8601)
+ * @param processes the job-backed processes still known to the runtime
+ * @param pools the open pools
+ */
+public record RunStatus(String run, long pid, String backend, String started, String updated, List<Process> processes,
+		List<Pool> pools) {
+
+	private static final ObjectMapper JSON = new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+	/**
+	 * One job-backed process.
+	 *
+	 * @param name its name
+	 * @param job its job id
+	 * @param pid its operating-system process id, or -1 when not on this machine
+	 * @param state creating, pending, starting, running, succeeded or failed
+	 */
+	public record Process(String name, String job, long pid, String state) {
+	}
+
+	/**
+	 * One pool.
+	 *
+	 * @param name its name
+	 * @param target the number of workers it keeps
+	 * @param workers its workers now
+	 */
+	public record Pool(String name, int target, List<Worker> workers) {
+	}
+
+	/**
+	 * One pool worker.
+	 *
+	 * @param name its name
+	 * @param process the name of the process hosting it
+	 * @param state waiting (its process waits its turn to start), starting, working or retiring
+	 */
+	public record Worker(String name, String process, String state) {
+	}
+
+	/** Writes this status to {@code dir/<run>.json}, replacing the previous one at once. */
+	void writeTo(Path dir) throws IOException {
+		Files.createDirectories(dir);
+		Path target = dir.resolve(run + ".json");
+		Path temporary = dir.resolve(run + ".json.tmp");
+		JSON.writeValue(temporary.toFile(), this);
+		Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+	}
+
+	/** The file this run's status is written to in {@code dir}. */
+	static Path fileIn(Path dir, String run) {
+		return dir.resolve(run + ".json");
+	}
+
+	/**
+	 * The runs whose status files are in {@code dir} and whose master is still alive, oldest first; a file
+	 * left by a master that died without closing is deleted. A missing directory holds no runs.
+	 */
+	public static List<RunStatus> readAll(Path dir) {
+		if (!Files.isDirectory(dir)) {
+			return List.of();
+		}
+		List<RunStatus> runs = new ArrayList<>();
+		try (Stream<Path> files = Files.list(dir)) {
+			for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".json")).sorted().toList()) {
+				RunStatus status;
+				try {
+					status = JSON.readValue(file.toFile(), RunStatus.class);
+				}
+				catch (IOException unreadable) {
+					// Being replaced, or not ours: skip it.
+					continue;
+				}
+				if (ProcessHandle.of(status.pid()).map(ProcessHandle::isAlive).orElse(false)) {
+					runs.add(status);
+				}
+				else {
+					Files.deleteIfExists(file);
+				}
+			}
+		}
+		catch (IOException e) {
+			throw new UncheckedIOException("cannot list the runs in " + dir + ": " + e.getMessage(), e);
+		}
+		runs.sort(java.util.Comparator.comparing(RunStatus::started));
+		return runs;
+	}
+}
