@@ -153,6 +153,22 @@ public final class Fiber implements AutoCloseable {
 		}
 	}
 
+	/** Logs each line the job writes through {@code fiber.child.<name>}, with its identity in the MDC. */
+	private void forwardOutput(String name, String jobId, io.fiberjvm.backend.Job job) {
+		org.slf4j.Logger childLog = org.slf4j.LoggerFactory.getLogger("fiber.child." + name);
+		job.follow().subscribe(line -> {
+			org.slf4j.MDC.put(LogKeys.RUN, runId);
+			org.slf4j.MDC.put(LogKeys.PROCESS, jobId);
+			try {
+				childLog.info("{}", line);
+			}
+			finally {
+				org.slf4j.MDC.remove(LogKeys.RUN);
+				org.slf4j.MDC.remove(LogKeys.PROCESS);
+			}
+		}, error -> log.warn("stopped forwarding the output of process '{}': {}", name, error.toString()));
+	}
+
 	/** This run as {@code fiber ps --local} shows it: its processes, pools and their workers now. */
 	public RunStatus status() {
 		List<RunStatus.Process> shown = processes.values().stream()
@@ -420,6 +436,9 @@ public final class Fiber implements AutoCloseable {
 			Mono<io.fiberjvm.backend.Job> created = backend.create(spec).cache();
 			created.subscribe(job -> {
 				supervisor.attachJob(job);
+				if (config.get(ConfigKeys.CHILD_LOGS).equals("parent")) {
+					forwardOutput(name, jobId, job);
+				}
 				job.onTerminal().subscribe(status -> {
 					processes.remove(jobId);
 					if (archive != null) {

@@ -18,6 +18,7 @@ import io.fiberjvm.pool.FiberPool;
 import io.fiberjvm.queue.FiberQueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -63,6 +64,42 @@ class LogIdentityTest {
 		await().atMost(LONG).untilAsserted(() -> assertThat(jvm.logs().collectList().block(LONG))
 				.anyMatch(line -> line.contains("[" + jvm.jobId() + " ids-w1] task - task "))
 				.anyMatch(line -> line.contains("[" + jvm.jobId() + " ids-w2] task - task ")));
+	}
+
+	@Test
+	void withChildLogsParentAChildsOutputReachesTheParentsLogAsItIsWrittenWithItsIdentity() {
+		ch.qos.logback.classic.Logger children = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger("fiber.child");
+		ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> seen = new ch.qos.logback.core.read.ListAppender<>();
+		seen.start();
+		children.addAppender(seen);
+		try (Fiber forwarding = Fiber.builder().set("child-logs", "parent").open()) {
+			FiberQueue<String> hold = forwarding.queue(String.class);
+			FiberProcess talker = forwarding.process(() -> {
+				System.out.println("first line");
+				LoggerFactory.getLogger("app").info("second line");
+				hold.take().block();
+			}).name("talker").start().block(LONG);
+			// Both lines reach the parent's log while the child still runs, named after it and carrying its job id.
+			await().atMost(LONG).until(() -> seen.list.stream().anyMatch(e -> e.getFormattedMessage().contains("second line")));
+			assertThat(talker.isAlive()).isTrue();
+			assertThat(seen.list).anySatisfy(event -> {
+				assertThat(event.getLoggerName()).isEqualTo("fiber.child.talker");
+				assertThat(event.getFormattedMessage()).isEqualTo("first line");
+				assertThat(event.getMDCPropertyMap()).containsEntry(LogKeys.PROCESS, talker.jobId())
+						.containsEntry(LogKeys.RUN, forwarding.runId());
+			});
+			hold.put("done").block(LONG);
+			talker.join().block(LONG);
+		}
+		finally {
+			children.detachAppender(seen);
+		}
+	}
+
+	@Test
+	void aBadChildLogsValueIsRefusedNamingTheKey() {
+		assertThatThrownBy(() -> Fiber.builder().set("child-logs", "both").open())
+				.hasMessageContaining("child-logs").hasMessageContaining("'both' is not file or parent");
 	}
 
 	@Test

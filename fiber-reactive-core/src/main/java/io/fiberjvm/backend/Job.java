@@ -36,6 +36,14 @@ public interface Job {
 	/** The job's output so far, line by line. */
 	Flux<String> logs();
 
+	/**
+	 * The job's output line by line as it is written, completing once the job has ended and all of it is
+	 * read. Backends that cannot stream it hand it over when the job ends.
+	 */
+	default Flux<String> follow() {
+		return onTerminal().thenMany(Flux.defer(this::logs));
+	}
+
 	/** Completes with the terminal status. */
 	default Mono<JobStatus> onTerminal() {
 		return statuses().filter(JobStatus::isTerminal).next();

@@ -135,7 +135,19 @@ public final class ConfigKeys {
 			"Directory where a program's runtime keeps its run's status for `fiber ps --local` (a JSON file per run, rewritten every second, deleted on close); empty uses java.io.tmpdir/fiber-runs.",
 			text -> Path.of(text.trim())));
 
+	public static final ConfigKey<String> CHILD_LOGS = register(new ConfigKey<>("child-logs", "file or parent", "file",
+			"Where the output of job-backed processes goes: file keeps it in a file per process (read with logs()); parent also logs each line, as it is written, through the parent's SLF4J logger fiber.child.<process name> at INFO, with the child's identity in the MDC.",
+			ConfigKeys::childLogs));
+
 	private ConfigKeys() {
+	}
+
+	private static String childLogs(String text) {
+		String value = text.trim().toLowerCase(java.util.Locale.ROOT);
+		if (!value.equals("file") && !value.equals("parent")) {
+			throw new IllegalArgumentException("'" + text + "' is not file or parent");
+		}
+		return value;
 	}
 
 	/** Every key, in documentation order. */

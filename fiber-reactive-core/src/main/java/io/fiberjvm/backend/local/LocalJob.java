@@ -117,6 +117,11 @@ final class LocalJob implements Job {
 	}
 
 	@Override
+	public Flux<String> follow() {
+		return OutputTail.follow(log, () -> !process.isAlive());
+	}
+
+	@Override
 	public Flux<String> logs() {
 		return Flux.using(() -> Files.newBufferedReader(log, StandardCharsets.UTF_8),
 				reader -> Flux.fromStream(reader.lines()),
