@@ -169,6 +169,12 @@ public final class Fiber implements AutoCloseable {
 		}, error -> log.warn("stopped forwarding the output of process '{}': {}", name, error.toString()));
 	}
 
+	/** The counters of this runtime's listening server: connections, rejections, bytes; zeros before it listens. */
+	public io.fiberjvm.transport.TransportStats transportStats() {
+		TransportServer listening = bound;
+		return listening == null ? io.fiberjvm.transport.TransportStats.NONE : listening.stats();
+	}
+
 	/** This run as {@code fiber ps --local} shows it: its processes, pools and their workers now. */
 	public RunStatus status() {
 		List<RunStatus.Process> shown = processes.values().stream()

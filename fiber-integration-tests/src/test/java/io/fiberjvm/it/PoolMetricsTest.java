@@ -15,6 +15,7 @@ import reactor.core.publisher.Flux;
 import io.fiberjvm.Fiber;
 import io.fiberjvm.FiberFunction;
 import io.fiberjvm.micrometer.FiberPoolMetrics;
+import io.fiberjvm.micrometer.FiberTransportMetrics;
 import io.fiberjvm.pool.FiberPool;
 import io.fiberjvm.pool.TaskResult;
 
@@ -115,6 +116,36 @@ class PoolMetricsTest {
 			assertThat(counter("fiber.pool.tasks.retried")).isEqualTo(counter("fiber.pool.tasks.lost"));
 			assertThat(counter("fiber.pool.tasks.submitted")).isEqualTo(1000);
 			assertThat(registry.get("fiber.pool.task.latency").timer().count()).isEqualTo(1000);
+		}
+	}
+
+	@Test
+	void transportMetersCountConnectionsBytesAndABadPeer() throws Exception {
+		new FiberTransportMetrics(fiber).bindTo(registry);
+		FiberPool pool = fiber.pool(2).name("metered").open();
+		await().atMost(LONG).until(() -> pool.stats().workers() == 2);
+		pool.map((FiberFunction<Integer, Integer>) x -> x, Flux.range(0, 200)).blockLast(LONG);
+		String run = fiber.runId();
+		double open = registry.get("fiber.transport.connections").tag("run", run).gauge().value();
+		assertThat(open).as("a connection per worker JVM at least").isGreaterThanOrEqualTo(2);
+		assertThat(registry.get("fiber.transport.connections.accepted").tag("run", run).functionCounter().count())
+				.isGreaterThanOrEqualTo(open);
+		assertThat(registry.get("fiber.transport.bytes.received").tag("run", run).functionCounter().count()).isPositive();
+		assertThat(registry.get("fiber.transport.bytes.sent").tag("run", run).functionCounter().count()).isPositive();
+		assertThat(registry.get("fiber.transport.connections.rejected").tag("run", run).functionCounter().count()).isZero();
+
+		// A peer that sends bytes that are not frames is refused and counted.
+		var address = fiber.address().block(LONG);
+		try (java.net.Socket socket = new java.net.Socket(address.host(), address.port())) {
+			byte[] garbage = new byte[4096];
+			new java.util.Random(42).nextBytes(garbage);
+			// A small length prefix, so the server reads a whole "frame" of garbage at once.
+			garbage[0] = 0;
+			garbage[1] = 0;
+			garbage[2] = 100;
+			socket.getOutputStream().write(garbage);
+			socket.getOutputStream().flush();
+			await().atMost(LONG).until(() -> registry.get("fiber.transport.connections.rejected").tag("run", run).functionCounter().count() == 1);
 		}
 	}
 }

@@ -19,6 +19,11 @@ public interface TransportServer {
 	/** Connections refused or closed for bad input, as they happen. Hot; nothing is replayed. */
 	Flux<RejectedConnection> rejections();
 
+	/** Its counters now; a transport that keeps none reports {@link TransportStats#NONE}. */
+	default TransportStats stats() {
+		return TransportStats.NONE;
+	}
+
 	/** Completes when the server has stopped listening. */
 	Mono<Void> onClose();
 

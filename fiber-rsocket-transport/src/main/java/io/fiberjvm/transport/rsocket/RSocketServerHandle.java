@@ -13,6 +13,7 @@ import reactor.core.publisher.Sinks;
 import io.fiberjvm.transport.Endpoint;
 import io.fiberjvm.transport.RejectedConnection;
 import io.fiberjvm.transport.TransportServer;
+import io.fiberjvm.transport.TransportStats;
 
 /** A bound RSocket TCP server. */
 final class RSocketServerHandle implements TransportServer {
@@ -20,11 +21,19 @@ final class RSocketServerHandle implements TransportServer {
 	private final CloseableChannel channel;
 	private final Sinks.Many<RejectedConnection> rejections;
 	private final Set<RSocket> peers;
+	private final ServerCounters counters;
 
-	RSocketServerHandle(CloseableChannel channel, Sinks.Many<RejectedConnection> rejections, Set<RSocket> peers) {
+	RSocketServerHandle(CloseableChannel channel, Sinks.Many<RejectedConnection> rejections, Set<RSocket> peers, ServerCounters counters) {
 		this.channel = channel;
 		this.rejections = rejections;
 		this.peers = peers;
+		this.counters = counters;
+	}
+
+	@Override
+	public TransportStats stats() {
+		return new TransportStats(peers.size(), counters.accepted.sum(), counters.rejected.sum(), counters.bytesReceived.sum(),
+				counters.bytesSent.sum());
 	}
 
 	@Override

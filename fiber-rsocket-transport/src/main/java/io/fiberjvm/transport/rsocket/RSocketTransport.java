@@ -60,13 +60,18 @@ public final class RSocketTransport implements Transport {
 		return Mono.defer(() -> {
 			Sinks.Many<RejectedConnection> rejections = Sinks.many().multicast().directBestEffort();
 			Set<RSocket> peers = ConcurrentHashMap.newKeySet();
+			ServerCounters counters = new ServerCounters();
 			SocketAcceptor socketAcceptor = (setup, requester) -> accept(setup, requester, acceptor, rejections)
 					.doOnNext(responder -> {
+						counters.accepted.increment();
 						peers.add(requester);
 						requester.onClose().doFinally(signal -> peers.remove(requester)).subscribe(done -> { }, error -> { });
 					});
 			DuplexConnectionInterceptor watch = (type, connection) -> type == DuplexConnectionInterceptor.Type.SOURCE
-					? new WatchedConnection(connection, settings.keepAliveTimeout(), (address, reason) -> reject(rejections, address, reason))
+					? new WatchedConnection(connection, settings.keepAliveTimeout(), counters, (address, reason) -> {
+						counters.rejected.increment();
+						reject(rejections, address, reason);
+					})
 					: connection;
 			return RSocketServer.create(socketAcceptor)
 					.maxInboundPayloadSize(settings.maxFrameSize())
@@ -75,7 +80,7 @@ public final class RSocketTransport implements Transport {
 					.interceptors(registry -> registry.forConnection(watch))
 					.bind(TcpServerTransport.create(TcpServer.create().host(endpoint.host()).port(endpoint.port()),
 							settings.maxFrameSize()))
-					.map(channel -> (TransportServer) new RSocketServerHandle(channel, rejections, peers));
+					.map(channel -> (TransportServer) new RSocketServerHandle(channel, rejections, peers, counters));
 		});
 	}
 

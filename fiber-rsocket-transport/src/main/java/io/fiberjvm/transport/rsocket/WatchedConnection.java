@@ -13,18 +13,21 @@ import reactor.core.publisher.Mono;
 
 /**
  * A server-side raw connection that reports why it was closed when the peer sent bad input: bytes
- * that are not frames, a frame over the limit, or no setup frame in time.
+ * that are not frames, a frame over the limit, or no setup frame in time; and counts the bytes of the
+ * frames it reads and writes.
  */
 final class WatchedConnection implements DuplexConnection {
 
 	private final DuplexConnection delegate;
+	private final ServerCounters counters;
 	private final BiConsumer<String, String> report;
 	private final Duration firstFrameTimeout;
 	private volatile boolean framed;
 	private volatile boolean reported;
 
-	WatchedConnection(DuplexConnection delegate, Duration firstFrameTimeout, BiConsumer<String, String> report) {
+	WatchedConnection(DuplexConnection delegate, Duration firstFrameTimeout, ServerCounters counters, BiConsumer<String, String> report) {
 		this.delegate = delegate;
+		this.counters = counters;
 		this.firstFrameTimeout = firstFrameTimeout;
 		this.report = report;
 		delegate.onClose().doFinally(signal -> {
@@ -44,7 +47,10 @@ final class WatchedConnection implements DuplexConnection {
 	@Override
 	public Flux<ByteBuf> receive() {
 		return delegate.receive()
-				.doOnNext(frame -> framed = true)
+				.doOnNext(frame -> {
+					framed = true;
+					counters.bytesReceived.add(frame.readableBytes());
+				})
 				.doOnError(error -> {
 					if (error instanceof java.io.IOException) {
 						// A reset or broken pipe is a peer going away, not bad input.
@@ -67,6 +73,8 @@ final class WatchedConnection implements DuplexConnection {
 
 	@Override
 	public void sendFrame(int streamId, ByteBuf frame) {
+		// Counted before it is handed on: the frame is released once written.
+		counters.bytesSent.add(frame.readableBytes());
 		delegate.sendFrame(streamId, frame);
 	}
 
