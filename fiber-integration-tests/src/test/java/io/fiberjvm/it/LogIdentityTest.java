@@ -97,6 +97,17 @@ class LogIdentityTest {
 	}
 
 	@Test
+	void aChildCanStillResolveConfigurationWithItsIdentityPropertiesSet() {
+		FiberProcess child = fiber.process(() -> {
+			if (System.getProperty(LogKeys.PROCESS) == null) {
+				throw new IllegalStateException("no identity");
+			}
+			Fiber.builder().config();
+		}).name("resolver").start().block(LONG);
+		child.join().block(LONG);
+	}
+
+	@Test
 	void aBadChildLogsValueIsRefusedNamingTheKey() {
 		assertThatThrownBy(() -> Fiber.builder().set("child-logs", "both").open())
 				.hasMessageContaining("child-logs").hasMessageContaining("'both' is not file or parent");

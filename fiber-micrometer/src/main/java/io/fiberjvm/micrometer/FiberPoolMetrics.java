@@ -77,13 +77,14 @@ public final class FiberPoolMetrics implements MeterBinder, AutoCloseable {
 	}
 
 	private void counter(MeterRegistry registry, String name, String description, ToDoubleFunction<PoolStats> value) {
-		meters.add(FunctionCounter.builder(name, pool, p -> value.applyAsDouble(p.stats())).description(description).tags(tags)
+		// Micrometer holds its state object weakly: the registry outlives the meter, and the function holds the pool.
+		meters.add(FunctionCounter.builder(name, registry, r -> value.applyAsDouble(pool.stats())).description(description).tags(tags)
 				.register(registry));
 	}
 
 	private void gauge(MeterRegistry registry, String name, String description, ToDoubleFunction<PoolStats> value) {
-		meters.add(Gauge.builder(name, pool, p -> value.applyAsDouble(p.stats())).description(description).tags(tags)
-				.register(registry));
+		meters.add(Gauge.builder(name, pool, p -> value.applyAsDouble(p.stats())).strongReference(true).description(description)
+				.tags(tags).register(registry));
 	}
 
 	/** Stops feeding the latency timer and removes these meters from the registry. */

@@ -34,7 +34,7 @@ public final class FiberTransportMetrics implements MeterBinder {
 	@Override
 	public void bindTo(MeterRegistry registry) {
 		Objects.requireNonNull(registry, "registry");
-		Gauge.builder("fiber.transport.connections", fiber, f -> f.transportStats().connections())
+		Gauge.builder("fiber.transport.connections", fiber, f -> f.transportStats().connections()).strongReference(true)
 				.description("authenticated connections open now").tags(tags).register(registry);
 		counter(registry, "fiber.transport.connections.accepted", "connections accepted", TransportStats::accepted);
 		counter(registry, "fiber.transport.connections.rejected", "connections refused or closed for bad input", TransportStats::rejected);
@@ -43,7 +43,8 @@ public final class FiberTransportMetrics implements MeterBinder {
 	}
 
 	private void counter(MeterRegistry registry, String name, String description, ToDoubleFunction<TransportStats> value) {
-		FunctionCounter.builder(name, fiber, f -> value.applyAsDouble(f.transportStats())).description(description).tags(tags)
+		// Micrometer holds its state object weakly: the registry outlives the meter, and the function holds the runtime.
+		FunctionCounter.builder(name, registry, r -> value.applyAsDouble(fiber.transportStats())).description(description).tags(tags)
 				.register(registry);
 	}
 }

@@ -25,6 +25,12 @@ public final class FiberConfig {
 	/** Environment variables with the {@code FIBER_} prefix that are wiring, not configuration. */
 	public static final Set<String> RESERVED_ENVIRONMENT = Set.of("FIBER_RUN_SECRET");
 
+	/**
+	 * System properties under {@code fiber.} that are not configuration: a job-backed process's identity
+	 * for its log lines ({@link io.fiberjvm.LogKeys}), set in every child.
+	 */
+	public static final Set<String> RESERVED_PROPERTIES = Set.of("fiber.run", "fiber.process");
+
 	/** The file read from the working directory when no other file is named. */
 	public static final String FILE_NAME = ".fiberconfig";
 
@@ -81,7 +87,7 @@ public final class FiberConfig {
 			put(texts, sources, keyNamed(name, var, "environment"), e.getValue(), "environment variable " + var);
 		}
 		for (String prop : new java.util.TreeSet<>(systemProperties.stringPropertyNames())) {
-			if (!prop.startsWith("fiber.")) {
+			if (!prop.startsWith("fiber.") || RESERVED_PROPERTIES.contains(prop)) {
 				continue;
 			}
 			put(texts, sources, keyNamed(prop.substring("fiber.".length()), prop, "system properties"),

@@ -110,7 +110,9 @@ public interface FiberPool extends AutoCloseable {
 	/**
 	 * Each task's time from its submission to its final outcome (a result, or an error once retries are
 	 * spent), as tasks end: a hot {@code Flux} that sees only tasks ending while it is subscribed, and drops
-	 * for a subscriber that cannot keep up. For metrics (a Micrometer timer, say).
+	 * for a subscriber that has not asked for more. It is emitted on the thread that completed the task (a
+	 * network thread), so a subscriber must be quick: record and return, as a Micrometer timer does. It does
+	 * not complete when the pool closes.
 	 */
 	Flux<Duration> taskLatencies();
 

@@ -317,6 +317,8 @@ final class PoolCore {
 				return;
 			}
 			long missing = target - activeSlots();
+			// Losses the pool no longer needs to make good (it shrank meanwhile) are not replacements.
+			toReplace = Math.min(toReplace, Math.max(0, missing));
 			if (missing <= 0) {
 				return;
 			}
@@ -352,6 +354,7 @@ final class PoolCore {
 
 	private synchronized Host newHostIfWanted() {
 		long missing = target - activeSlots();
+		toReplace = Math.min(toReplace, Math.max(0, missing));
 		if (shuttingDown || missing <= 0) {
 			return null;
 		}

@@ -68,7 +68,7 @@ public final class Progress {
 		return new Progress(-1, checked(every), Schedulers.parallel());
 	}
 
-	/** The same tracking, its reports timed on {@code timer} (a virtual-time scheduler in tests, say). */
+	/** A new, unused {@code Progress} like this one, its reports timed on {@code timer} (a virtual-time scheduler in tests, say). */
 	public Progress on(Scheduler timer) {
 		return new Progress(total, every, Objects.requireNonNull(timer, "timer"));
 	}
@@ -84,14 +84,17 @@ public final class Progress {
 	/** {@code results}, unchanged, counted; fit for {@code Flux.transform(progress::count)}. */
 	public <T> Flux<T> count(Publisher<T> results) {
 		Objects.requireNonNull(results, "results");
-		return Flux.from(results)
-				.doOnSubscribe(subscription -> started())
-				.doOnNext(element -> {
-					if (done.incrementAndGet() == total) {
-						finish();
-					}
-				})
-				.doFinally(signal -> finish());
+		// Claimed before subscribing, so a second subscriber's refusal cannot finish the first one's report.
+		return Flux.defer(() -> {
+			started();
+			return Flux.from(results)
+					.doOnNext(element -> {
+						if (done.incrementAndGet() == total) {
+							finish();
+						}
+					})
+					.doFinally(signal -> finish());
+		});
 	}
 
 	/** Snapshots every {@code every} while the stream runs, then the last one; see the class comment. */

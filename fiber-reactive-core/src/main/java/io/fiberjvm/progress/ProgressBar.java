@@ -7,7 +7,8 @@ import java.util.function.Consumer;
 /**
  * Shows {@link ProgressSnapshot}s to a person: on a terminal, one line redrawn in place
  * ({@code [##########..........] 4,500/10,000 (45.0%), 1,234/s, ETA 0:04}); elsewhere (a log file, CI), a
- * plain line at each tenth of the way and at the end, so the output stays readable.
+ * plain line at each tenth of the way (every ten seconds when the total is not known) and at the end,
+ * so the output stays readable.
  *
  * <p>Library code prints nothing; this is for programs that choose to show progress.
  */
@@ -19,6 +20,7 @@ public final class ProgressBar implements Consumer<ProgressSnapshot> {
 	private final boolean terminal;
 	// Guarded by this.
 	private long lastTenth = -1;
+	private long lastLineSecond = -1;
 	private int lastLength;
 
 	private ProgressBar(PrintStream out, boolean terminal) {
@@ -49,9 +51,13 @@ public final class ProgressBar implements Consumer<ProgressSnapshot> {
 			out.flush();
 			return;
 		}
+		// A known total: a line at each tenth of the way; an unknown one: a line every ten seconds.
 		long tenth = Double.isNaN(snapshot.fraction()) ? -1 : (long) Math.floor(snapshot.fraction() * 10);
-		if (snapshot.finished() || tenth > lastTenth) {
+		long tenSeconds = snapshot.elapsed().toSeconds() / 10;
+		boolean due = Double.isNaN(snapshot.fraction()) ? tenSeconds > lastLineSecond : tenth > lastTenth;
+		if (snapshot.finished() || due) {
 			lastTenth = tenth;
+			lastLineSecond = tenSeconds;
 			out.println((snapshot.finished() ? "done: " : "progress: ") + snapshot);
 			out.flush();
 		}

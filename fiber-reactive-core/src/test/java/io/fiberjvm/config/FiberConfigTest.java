@@ -135,6 +135,13 @@ class FiberConfigTest {
 	}
 
 	@Test
+	void aChildsIdentityPropertiesAreNotConfiguration() {
+		// Every job-backed process sets these for its log lines; a runtime it opens must still resolve.
+		FiberConfig config = FiberConfig.resolve(Map.of(), props("fiber.run", "k2x9a", "fiber.process", "pi-0-k2x9a-1"), Map.of(), null);
+		assertThat(config.toChildEnvironment()).isEmpty();
+	}
+
+	@Test
 	void otherEnvironmentVariablesAndSystemPropertiesAreIgnored() {
 		FiberConfig config = FiberConfig.resolve(Map.of(),
 				props("java.version", "17", "fiberish", "x", "user.home", "/home/x"),

@@ -124,6 +124,25 @@ class ProgressTest {
 	}
 
 	@Test
+	void aSecondSubscriberIsRefusedWithoutEndingTheFirstOnesReport() {
+		Progress progress = Progress.expecting(10, Duration.ofMillis(200)).on(time);
+		List<ProgressSnapshot> seen = new ArrayList<>();
+		progress.snapshots().subscribe(seen::add);
+		Flux<Integer> counted = tenElements().transform(progress::count);
+		List<Integer> first = new ArrayList<>();
+		counted.subscribe(first::add);
+		time.advanceTimeBy(Duration.ofMillis(450));
+		List<Throwable> refused = new ArrayList<>();
+		counted.subscribe(x -> { }, refused::add);
+
+		time.advanceTimeBy(Duration.ofSeconds(2));
+
+		assertThat(refused).singleElement().satisfies(e -> assertThat(e).hasMessageContaining("tracks one subscription"));
+		assertThat(first).hasSize(10);
+		assertThat(seen).filteredOn(ProgressSnapshot::finished).singleElement().satisfies(last -> assertThat(last.done()).isEqualTo(10));
+	}
+
+	@Test
 	void badArgumentsAreRefusedByName() {
 		assertThatThrownBy(() -> Progress.expecting(-1)).isInstanceOf(IllegalArgumentException.class)
 				.hasMessageContaining("0 or more, not -1");
