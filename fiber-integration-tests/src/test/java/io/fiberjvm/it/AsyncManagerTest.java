@@ -5,15 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
-import io.fiberjvm.Fiber;
 import io.fiberjvm.FiberProcess;
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.manager.AsyncManager;
@@ -24,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** AsyncManager proxies over real manager JVMs. */
-class AsyncManagerTest {
+class AsyncManagerTest extends FiberPerTest {
 
 	private static final Duration LONG = Duration.ofSeconds(120);
 
@@ -100,21 +97,9 @@ class AsyncManagerTest {
 		Mono<Integer> subtract(int n);
 	}
 
-	private Fiber fiber;
-
 	@BeforeAll
 	static void timeouts() {
 		StepVerifier.setDefaultTimeout(LONG);
-	}
-
-	@BeforeEach
-	void open() {
-		fiber = Fiber.open();
-	}
-
-	@AfterEach
-	void close() {
-		fiber.close();
 	}
 
 	private AsyncManager start(String name) {

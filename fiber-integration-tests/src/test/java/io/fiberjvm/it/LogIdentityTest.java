@@ -3,8 +3,6 @@ package io.fiberjvm.it;
 import java.time.Duration;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -25,21 +23,9 @@ import static org.awaitility.Awaitility.await;
  * A job-backed process names itself in its log lines (LogKeys): this module's Logback pattern prints
  * {@code [<process> <worker or rank>]} from the MDC, and a child's output reaches {@code logs()}.
  */
-class LogIdentityTest {
+class LogIdentityTest extends FiberPerTest {
 
 	private static final Duration LONG = Duration.ofMinutes(2);
-
-	private Fiber fiber;
-
-	@BeforeEach
-	void open() {
-		fiber = Fiber.open();
-	}
-
-	@AfterEach
-	void close() {
-		fiber.close();
-	}
 
 	@Test
 	void aProcessTargetsLogLinesCarryItsJobId() {

@@ -7,12 +7,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 
-import io.fiberjvm.Fiber;
 import io.fiberjvm.FiberFunction;
 import io.fiberjvm.micrometer.FiberPoolMetrics;
 import io.fiberjvm.micrometer.FiberTransportMetrics;
@@ -24,22 +21,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** Micrometer meters of a real pool after a known workload: counters, gauges, the latency timer. */
-class PoolMetricsTest {
+class PoolMetricsTest extends FiberPerTest {
 
 	private static final Duration LONG = Duration.ofMinutes(2);
 
-	private Fiber fiber;
 	private final MeterRegistry registry = new SimpleMeterRegistry();
-
-	@BeforeEach
-	void open() {
-		fiber = Fiber.open();
-	}
-
-	@AfterEach
-	void close() {
-		fiber.close();
-	}
 
 	private double counter(String name) {
 		return registry.get(name).tag("pool", "metered").functionCounter().count();

@@ -8,9 +8,7 @@ import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
@@ -32,25 +30,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** Pools whose workers die, resize, close and terminate: real worker JVMs, real SIGKILL. */
-class PoolResilienceTest {
+class PoolResilienceTest extends FiberPerTest {
 
 	private static final Duration LONG = Duration.ofSeconds(180);
-
-	private Fiber fiber;
 
 	@BeforeAll
 	static void timeouts() {
 		StepVerifier.setDefaultTimeout(LONG);
-	}
-
-	@BeforeEach
-	void open() {
-		fiber = Fiber.open();
-	}
-
-	@AfterEach
-	void close() {
-		fiber.close();
 	}
 
 	/** A task of about 0.2 ms: 20,000 of them keep 4 workers busy for a second, long enough for several kills. */

@@ -7,8 +7,6 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.util.retry.Retry;
@@ -25,24 +23,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** Several pool workers in one JVM ({@code workersPerProcess}): real worker JVMs, real SIGKILL. */
-class PoolWorkerSlotsTest {
+class PoolWorkerSlotsTest extends FiberPerTest {
 
 	private static final Duration LONG = Duration.ofSeconds(180);
 
 	/** How many times the pool's initializer ran in this JVM. */
 	static final AtomicInteger INITIALIZED = new AtomicInteger();
-
-	private Fiber fiber;
-
-	@BeforeEach
-	void open() {
-		fiber = Fiber.open();
-	}
-
-	@AfterEach
-	void close() {
-		fiber.close();
-	}
 
 	/** Where a task ran: the worker JVM, the worker's thread, and how often the initializer ran there. */
 	record Where(long pid, String thread, int initialized, int value) implements java.io.Serializable {

@@ -9,14 +9,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
-import io.fiberjvm.Fiber;
 import io.fiberjvm.FiberProcess;
 import io.fiberjvm.FiberRunnable;
 import io.fiberjvm.queue.FiberPipe;
@@ -28,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** Queues and pipes across real child JVMs. */
-class QueueTest {
+class QueueTest extends FiberPerTest {
 
 	private static final Duration LONG = Duration.ofSeconds(90);
 
@@ -36,21 +33,9 @@ class QueueTest {
 	public record Tagged(int writer, int seq) {
 	}
 
-	private Fiber fiber;
-
 	@org.junit.jupiter.api.BeforeAll
 	static void timeouts() {
 		StepVerifier.setDefaultTimeout(LONG);
-	}
-
-	@BeforeEach
-	void open() {
-		fiber = Fiber.open();
-	}
-
-	@AfterEach
-	void close() {
-		fiber.close();
 	}
 
 	private FiberProcess run(String name, FiberRunnable target) {

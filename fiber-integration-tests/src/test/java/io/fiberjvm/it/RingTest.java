@@ -9,13 +9,10 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import io.fiberjvm.Fiber;
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.examples.sgd.DataParallelSgd;
 import io.fiberjvm.examples.sgd.StepReport;
@@ -28,21 +25,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** Rings of real member JVMs: every collective at several sizes, failures, and data-parallel SGD. */
-class RingTest {
+class RingTest extends FiberPerTest {
 
 	private static final Duration LONG = Duration.ofSeconds(180);
-
-	private Fiber fiber;
-
-	@BeforeEach
-	void open() {
-		fiber = Fiber.open();
-	}
-
-	@AfterEach
-	void close() {
-		fiber.close();
-	}
 
 	/** Rank r's array for the all-reduce tests: element i is r * 100 + i. */
 	static double[] doubles(int rank, int length) {
