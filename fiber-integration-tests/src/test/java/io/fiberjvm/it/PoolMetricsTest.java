@@ -11,10 +11,13 @@ import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 
 import io.fiberjvm.FiberFunction;
+import io.fiberjvm.FiberProcess;
 import io.fiberjvm.micrometer.FiberPoolMetrics;
+import io.fiberjvm.micrometer.FiberQueueMetrics;
 import io.fiberjvm.micrometer.FiberTransportMetrics;
 import io.fiberjvm.pool.FiberPool;
 import io.fiberjvm.pool.TaskResult;
+import io.fiberjvm.queue.FiberQueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -133,5 +136,40 @@ class PoolMetricsTest extends FiberPerTest {
 			socket.getOutputStream().flush();
 			await().atMost(LONG).until(() -> registry.get("fiber.transport.connections.rejected").tag("run", run).functionCounter().count() == 1);
 		}
+	}
+
+	@Test
+	void queueMetersCountPutsTakesAndDepthOfAQueueHostedHere() {
+		FiberQueue<Integer> queue = fiber.queue(Integer.class, 1000);
+		new FiberQueueMetrics(queue, "work").bindTo(registry);
+		// A child puts 100 items; this process takes 40.
+		fiber.process(() -> queue.send(Flux.range(0, 100)).block()).name("producer").start().flatMap(FiberProcess::join).block(LONG);
+		assertThat(queue.receive().take(40).collectList().block(LONG)).hasSize(40);
+
+		await().atMost(LONG).until(() -> registry.get("fiber.queue.takes").tag("queue", "work").functionCounter().count() == 40);
+		assertThat(registry.get("fiber.queue.puts").tag("queue", "work").functionCounter().count()).isEqualTo(100);
+		assertThat(registry.get("fiber.queue.depth").tag("queue", "work").gauge().value()).isEqualTo(60);
+		assertThat(registry.get("fiber.queue.unacknowledged").tag("queue", "work").gauge().value()).isZero();
+		assertThat(registry.get("fiber.queue.puts.blocked").tag("queue", "work").gauge().value()).isZero();
+	}
+
+	@Test
+	void queueMetricsForAQueueHostedElsewhereAreRefused() {
+		FiberQueue<Integer> queue = fiber.queue(Integer.class);
+		FiberQueue<String> answers = fiber.queue(String.class);
+		// In a child, this process's queue is a remote handle.
+		fiber.process(() -> {
+			String answer;
+			try {
+				new FiberQueueMetrics(queue, "work");
+				answer = "accepted";
+			}
+			catch (IllegalArgumentException e) {
+				answer = e.getMessage();
+			}
+			answers.put(answer).block();
+		}).name("binder").start().flatMap(FiberProcess::join).block(LONG);
+		assertThat(answers.take().block(LONG)).isEqualTo("queue 'work' is hosted in another process; bind its metrics in the "
+				+ "process that made it");
 	}
 }

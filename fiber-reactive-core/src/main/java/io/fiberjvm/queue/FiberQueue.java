@@ -97,6 +97,12 @@ public interface FiberQueue<T> extends Serializable {
 	/** The number of items waiting for a consumer (not counting those handed out and not yet acknowledged). */
 	Mono<Integer> size();
 
+	/**
+	 * The queue's counters, read at once, when this process hosts it (it made the queue); empty for a handle
+	 * to a queue hosted elsewhere, whose counters live there. For metrics.
+	 */
+	java.util.Optional<QueueStats> localStats();
+
 	/** Refuses further items; consumers get what is left, then complete. */
 	Mono<Void> close();
 }

@@ -92,6 +92,11 @@ final class QueueHandle<T> implements FiberQueue<T> {
 	}
 
 	@Override
+	public java.util.Optional<QueueStats> localStats() {
+		return channel instanceof QueueHost host ? java.util.Optional.of(host.stats()) : java.util.Optional.empty();
+	}
+
+	@Override
 	public Mono<Void> close() {
 		return channel.close();
 	}

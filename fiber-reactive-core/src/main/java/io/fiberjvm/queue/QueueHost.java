@@ -29,6 +29,8 @@ final class QueueHost implements QueueChannel {
 	private final List<Producer> producers = new ArrayList<>();
 	private int handedOut;
 	private long granted;
+	private long puts;
+	private long takes;
 	private int nextConsumer;
 	private boolean closed;
 	private final Runnable onRetired;
@@ -64,6 +66,7 @@ final class QueueHost implements QueueChannel {
 				}
 				else if (waitingPuts.isEmpty() && free() > 0) {
 					waiting.add(item);
+					puts++;
 					after.add(sink::success);
 					dispatch();
 				}
@@ -116,6 +119,7 @@ final class QueueHost implements QueueChannel {
 				producer.granted -= batch.size();
 				granted -= batch.size();
 				waiting.addAll(batch);
+				puts += batch.size();
 				admit(after);
 			}
 		}
@@ -168,6 +172,7 @@ final class QueueHost implements QueueChannel {
 				consumer.handedOut.poll();
 			}
 			handedOut -= (int) acked;
+			takes += acked;
 			consumer.credit = saturatedAdd(consumer.credit, Math.max(0, credit));
 			admit(after);
 			completeIfDrained();
@@ -192,6 +197,11 @@ final class QueueHost implements QueueChannel {
 			completeIfDrained();
 		}
 		after.forEach(Runnable::run);
+	}
+
+	/** Its counters now. */
+	synchronized QueueStats stats() {
+		return new QueueStats(waiting.size(), handedOut, waitingPuts.size(), puts, takes);
 	}
 
 	@Override
@@ -239,6 +249,7 @@ final class QueueHost implements QueueChannel {
 		while (!closed && !waitingPuts.isEmpty() && free() > 0) {
 			PendingPut put = waitingPuts.poll();
 			waiting.add(put.item);
+			puts++;
 			after.add(put.sink::success);
 		}
 		if (!closed && waitingPuts.isEmpty()) {
