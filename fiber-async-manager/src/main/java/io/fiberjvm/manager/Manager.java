@@ -1,5 +1,8 @@
 package io.fiberjvm.manager;
 
+import java.time.Duration;
+
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import io.fiberjvm.Fiber;
@@ -44,6 +47,16 @@ public interface Manager extends AutoCloseable {
 	SharedCounter counter(String name);
 
 	<T> SharedQueue<T> queue(String name);
+
+	/** Its call counters now (calls through async proxies, creations included). */
+	ManagerStats stats();
+
+	/**
+	 * Each call's time from sending to its answer (or its loss with the manager), as calls end: a hot
+	 * {@code Flux} that sees only calls ending while it is subscribed, emitted on the network thread that
+	 * read the answer, so a subscriber must be quick. For metrics (a Micrometer timer, say).
+	 */
+	Flux<Duration> callLatencies();
 
 	/** Stops the manager process; pending calls fail with {@link ManagerLostException}. Does not block. */
 	@Override

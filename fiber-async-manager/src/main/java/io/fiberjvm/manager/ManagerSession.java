@@ -3,6 +3,7 @@ package io.fiberjvm.manager;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,8 +32,8 @@ final class ManagerSession implements AsyncManager {
 	record Shared(String manager, String address, String prefix, io.fiberjvm.queue.QueueContext context) {
 	}
 
-	/** A call sent and not answered: what it was, for errors, and where its result goes. */
-	private record Pending(String what, Sinks.One<Object> result) {
+	/** A call sent and not answered: what it was, for errors, where its result goes, and when it left. */
+	private record Pending(String what, Sinks.One<Object> result, long sentAt) {
 	}
 
 	private final String name;
@@ -40,6 +41,9 @@ final class ManagerSession implements AsyncManager {
 	private final ShippedValues values;
 	private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
 	private final AtomicLong calls = new AtomicLong();
+	private final AtomicLong failed = new AtomicLong();
+	/** Each call's time from sending to its answer; emitted only while someone listens. */
+	private final Sinks.Many<Duration> latencies = Sinks.many().multicast().directBestEffort();
 	private final AtomicLong objects = new AtomicLong();
 	private final Sinks.One<AsyncManager> attached = Sinks.one();
 	private final Sinks.Empty<Void> closed = Sinks.empty();
@@ -216,7 +220,7 @@ final class ManagerSession implements AsyncManager {
 		synchronized (this) {
 			gone = lost;
 			if (gone == null) {
-				pending.put(id, new Pending(what, result));
+				pending.put(id, new Pending(what, result, System.nanoTime()));
 				// Under the lock: the order calls are made is the order the manager sees them.
 				out.next(frame);
 			}
@@ -246,6 +250,7 @@ final class ManagerSession implements AsyncManager {
 		if (call == null) {
 			return;
 		}
+		answered(call, answer.failed());
 		if (answer.failed()) {
 			call.result().tryEmitError(RemoteException.decode(new String(answer.bytes(), StandardCharsets.UTF_8)));
 			return;
@@ -265,6 +270,28 @@ final class ManagerSession implements AsyncManager {
 		}
 	}
 
+	/** Counts an answered (or lost) call and reports its latency to whoever listens. */
+	private void answered(Pending call, boolean failedCall) {
+		if (failedCall) {
+			failed.incrementAndGet();
+		}
+		if (latencies.currentSubscriberCount() > 0) {
+			synchronized (latencies) {
+				latencies.tryEmitNext(Duration.ofNanos(System.nanoTime() - call.sentAt()));
+			}
+		}
+	}
+
+	@Override
+	public ManagerStats stats() {
+		return new ManagerStats(calls.get(), failed.get(), pending.size());
+	}
+
+	@Override
+	public Flux<Duration> callLatencies() {
+		return latencies.asFlux();
+	}
+
 	/** The manager is gone: every pending call fails, and so does every later one. */
 	void lost(String why) {
 		synchronized (this) {
@@ -282,6 +309,7 @@ final class ManagerSession implements AsyncManager {
 		for (Long id : new ArrayList<>(pending.keySet())) {
 			Pending call = pending.remove(id);
 			if (call != null) {
+				answered(call, true);
 				call.result().tryEmitError(new ManagerLostException("manager " + name + " was lost (" + why + "); "
 						+ call.what() + " did not complete"));
 			}

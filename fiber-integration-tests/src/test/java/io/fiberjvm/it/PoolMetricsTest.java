@@ -12,6 +12,8 @@ import reactor.core.publisher.Flux;
 
 import io.fiberjvm.FiberFunction;
 import io.fiberjvm.FiberProcess;
+import io.fiberjvm.manager.AsyncManager;
+import io.fiberjvm.micrometer.FiberManagerMetrics;
 import io.fiberjvm.micrometer.FiberPoolMetrics;
 import io.fiberjvm.micrometer.FiberQueueMetrics;
 import io.fiberjvm.micrometer.FiberTransportMetrics;
@@ -171,5 +173,28 @@ class PoolMetricsTest extends FiberPerTest {
 		}).name("binder").start().flatMap(FiberProcess::join).block(LONG);
 		assertThat(answers.take().block(LONG)).isEqualTo("queue 'work' is hosted in another process; bind its metrics in the "
 				+ "process that made it");
+	}
+
+	@Test
+	void managerMetersCountCallsFailuresAndLatency() {
+		AsyncManager manager = AsyncManager.on(fiber).register(AsyncManagerTest.Counter.class, AsyncManagerTest.Tally.class)
+				.name("tallies").start().block(LONG);
+		try (FiberManagerMetrics metrics = new FiberManagerMetrics(manager)) {
+			metrics.bindTo(registry);
+			AsyncManagerTest.Counter counter = manager.create(AsyncManagerTest.Counter.class, 0);
+			for (int i = 1; i <= 10; i++) {
+				counter.add(i).block(LONG);
+			}
+			assertThatThrownBy(() -> counter.fail("on purpose").block(LONG)).hasMessageContaining("on purpose");
+
+			// One creation, ten adds and one failing call.
+			assertThat(registry.get("fiber.manager.calls").tag("manager", "tallies").functionCounter().count()).isEqualTo(12);
+			assertThat(registry.get("fiber.manager.calls.failed").tag("manager", "tallies").functionCounter().count()).isEqualTo(1);
+			assertThat(registry.get("fiber.manager.calls.pending").tag("manager", "tallies").gauge().value()).isZero();
+			assertThat(registry.get("fiber.manager.call.latency").tag("manager", "tallies").timer().count()).isEqualTo(12);
+		}
+		finally {
+			manager.close();
+		}
 	}
 }
