@@ -132,16 +132,20 @@ public final class Fiber implements AutoCloseable {
 				})
 				// A failed bind (say, a fixed port in use) is tried again next time, not remembered.
 				.cache(s -> Duration.ofMillis(Long.MAX_VALUE), error -> Duration.ZERO, () -> Duration.ZERO);
-		Path runs = config.get(ConfigKeys.RUNS_DIR);
-		this.runsDir = name != null ? null
-				: runs.toString().isEmpty() ? Path.of(System.getProperty("java.io.tmpdir"), "fiber-runs") : runs;
+		this.runsDir = name != null ? null : RunStatus.directory(config);
 		if (runsDir != null) {
-			// Written off the caller's threads, once a second; a failure is logged once and writing goes on.
-			java.util.concurrent.atomic.AtomicBoolean warned = new java.util.concurrent.atomic.AtomicBoolean();
+			// Looked at once a second off the caller's threads, written only when it changed; a failure is logged
+			// once and writing goes on.
+			AtomicBoolean warned = new AtomicBoolean();
+			byte[][] written = {null};
 			statusWriter = Flux.interval(Duration.ZERO, Duration.ofSeconds(1), reactor.core.scheduler.Schedulers.boundedElastic())
 					.subscribe(tick -> {
 						try {
-							status().writeTo(runsDir);
+							byte[] json = status().json();
+							if (!java.util.Arrays.equals(json, written[0])) {
+								RunStatus.write(runsDir, runId, json);
+								written[0] = json;
+							}
 						}
 						catch (java.io.IOException | RuntimeException e) {
 							if (warned.compareAndSet(false, true)) {
@@ -181,8 +185,7 @@ public final class Fiber implements AutoCloseable {
 				.map(p -> new RunStatus.Process(p.name(), p.jobId(), p.pid().orElse(-1), p.state()))
 				.sorted(java.util.Comparator.comparing(RunStatus.Process::job))
 				.toList();
-		return new RunStatus(runId, ProcessHandle.current().pid(), backend.name(), openedAt, java.time.Instant.now().toString(), shown,
-				pools.status());
+		return new RunStatus(runId, ProcessHandle.current().pid(), backend.name(), openedAt, shown, pools.status());
 	}
 
 	/**

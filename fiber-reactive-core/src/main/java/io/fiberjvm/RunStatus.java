@@ -15,17 +15,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 /**
  * What {@code fiber ps --local} shows of one run on this machine: its master, job-backed processes, pools
  * and their workers, as the run's runtime last wrote them to the {@code runs-dir} (a JSON file per run,
- * rewritten every second while the runtime is open, deleted when it closes).
+ * written again whenever it changes while the runtime is open, deleted when it closes).
  *
  * @param run the run id
  * @param pid the master's process id
  * @param backend the backend's name
  * @param started when the runtime opened (ISO-8601)
- * @param updated when this status was written (ISO-8601)
  * @param processes the job-backed processes still known to the runtime
  * @param pools the open pools
  */
-public record RunStatus(String run, long pid, String backend, String started, String updated, List<Process> processes,
+public record RunStatus(String run, long pid, String backend, String started, List<Process> processes,
 		List<Pool> pools) {
 
 	private static final ObjectMapper JSON = new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -61,13 +60,23 @@ public record RunStatus(String run, long pid, String backend, String started, St
 	public record Worker(String name, String process, String state) {
 	}
 
-	/** Writes this status to {@code dir/<run>.json}, replacing the previous one at once. */
-	void writeTo(Path dir) throws IOException {
+	/** This status as JSON. */
+	byte[] json() throws IOException {
+		return JSON.writeValueAsBytes(this);
+	}
+
+	/** Writes {@code json} to {@code dir/<run>.json}, replacing the previous file at once. */
+	static void write(Path dir, String run, byte[] json) throws IOException {
 		Files.createDirectories(dir);
-		Path target = dir.resolve(run + ".json");
 		Path temporary = dir.resolve(run + ".json.tmp");
-		JSON.writeValue(temporary.toFile(), this);
-		Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+		Files.write(temporary, json);
+		Files.move(temporary, fileIn(dir, run), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+	}
+
+	/** The directory runs keep their status in under {@code config}: {@code runs-dir}, else {@code java.io.tmpdir/fiber-runs}. */
+	public static Path directory(io.fiberjvm.config.FiberConfig config) {
+		Path configured = config.get(io.fiberjvm.config.ConfigKeys.RUNS_DIR);
+		return configured.toString().isEmpty() ? Path.of(System.getProperty("java.io.tmpdir"), "fiber-runs") : configured;
 	}
 
 	/** The file this run's status is written to in {@code dir}. */

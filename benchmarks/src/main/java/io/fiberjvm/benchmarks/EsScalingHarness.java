@@ -87,18 +87,12 @@ public final class EsScalingHarness {
 	}
 
 	private static Point measure(int workers, int perProcess, int warmups, int iterations, int population, Duration delay, String flags)
-			throws IOException {
+			throws IOException, InterruptedException {
 		int pairs = population / 2;
 		try (Fiber fiber = Fiber.builder().set("jvm-options", flags).open()) {
 			long begin = System.nanoTime();
 			FiberPool pool = EvolutionStrategies.pool(fiber, workers, perProcess);
-			long deadline = begin + LONG.toNanos();
-			while (pool.stats().workers() < workers) {
-				if (System.nanoTime() > deadline) {
-					throw new IllegalStateException("only " + pool.stats().workers() + " of " + workers + " workers started within " + LONG);
-				}
-				java.util.concurrent.locks.LockSupport.parkNanos(20_000_000);
-			}
+			PoolOverheadHarness.awaitWorkers(pool, workers, LONG);
 			double startSeconds = (System.nanoTime() - begin) / 1e9;
 			int jvms = pool.workers().size();
 			Random random = new Random(11);
@@ -113,25 +107,15 @@ public final class EsScalingHarness {
 			double workerCpu = (cpu(workerJvms).minus(workersBefore).toNanos() / 1e9) / seconds;
 			PoolStats after = pool.stats();
 			long rss = PoolScalingHarness.rss(ProcessHandle.current().pid());
-			pool.close();
-			pool.onClose().block(LONG);
+			PoolOverheadHarness.closeAndWait(pool, LONG);
 			double ideal = (double) iterations * population * delay.toNanos() / 1e9 / workers;
 			System.err.printf(Locale.ROOT, "%d workers in %d JVMs: started in %.1f s, %d iterations in %.2f s (ideal %.2f s), master CPU %.0f%%, "
 					+ "worker JVMs' CPU %.0f%%, failed %d, lost %d, retried %d, θ = %s%n", workers, jvms, startSeconds, iterations, seconds, ideal, cpu * 100, workerCpu * 100,
 					after.failed(), after.lost(), after.retried(), Arrays.toString(theta));
 			// Counted over the whole pool, warm-up included: none may fail, be lost or be retried.
 			return new Point(workers, jvms, startSeconds, seconds, ideal, cpu, workerCpu, after.failed(), after.lost(), after.retried(), rss,
-					objectiveOf(theta));
+					EvolutionStrategies.objective(theta));
 		}
-	}
-
-	private static double objectiveOf(double[] theta) {
-		double sum = 0;
-		for (int i = 0; i < theta.length; i++) {
-			double d = theta[i] - EvolutionStrategies.OPTIMUM[i];
-			sum += d * d;
-		}
-		return -sum;
 	}
 
 	private static String report(List<Point> points, int perProcess, int warmups, int iterations, int population, long delayMillis, String flags) {

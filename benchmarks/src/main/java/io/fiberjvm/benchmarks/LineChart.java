@@ -86,12 +86,13 @@ final class LineChart {
 		return Math.log(x) / Math.log(2);
 	}
 
-	private static String text(double x, double y, String anchor, int size, String content) {
-		return String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\">%s</text>%n", x, y, anchor, size,
+	/** An SVG text element; shared with the overhead harness's bar chart. */
+	static String text(double x, double y, String anchor, int size, String content) {
+		return String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\">%s</text>\n", x, y, anchor, size,
 				escape(content));
 	}
 
-	private static String escape(String text) {
-		return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+	static String escape(String text) {
+		return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
 	}
 }

@@ -299,9 +299,6 @@ public final class PoolOverheadHarness {
 		}
 		List<String> command = new ArrayList<>(List.of(python3.get().toString(), options.pythonScript().toString(),
 				"--runs", Integer.toString(options.runs()), "--processes", Integer.toString(WORKERS)));
-		for (Config config : options.configs()) {
-			command.add(config.tasks() + ":" + config.taskSecondsText());
-		}
 		return runExternal(PYTHON, command, options);
 	}
 
@@ -330,17 +327,17 @@ public final class PoolOverheadHarness {
 		command.addAll(List.of("-cp", jar + File.pathSeparator + Files.readString(classpathFile).trim(),
 				"io.fiberjvm.benchmarks.spark.SparkOverhead", "--runs", Integer.toString(options.runs()),
 				"--warmups", Integer.toString(options.warmups()), "--workers", Integer.toString(WORKERS)));
-		for (Config config : options.configs()) {
-			command.add(config.tasks() + ":" + config.taskSecondsText());
-		}
 		return runExternal(SPARK, command, options);
 	}
 
 	/**
-	 * Runs {@code command}, which answers in the Python script's protocol: a {@code #} line saying what ran,
+	 * Runs {@code command} with each configuration as a {@code TASKS:SECONDS} argument; it answers in the Python script's protocol: a {@code #} line saying what ran,
 	 * then {@code tasks,seconds,mean,min,max} per configuration.
 	 */
 	private static ExternalColumn runExternal(String name, List<String> command, Options options) throws IOException, InterruptedException {
+		for (Config config : options.configs()) {
+			command.add(config.tasks() + ":" + config.taskSecondsText());
+		}
 		progress("running " + (command.size() > 12 ? String.join(" ", command.subList(0, 2)) + " … " + command.get(command.size() - 1)
 				: String.join(" ", command)));
 		Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -501,7 +498,7 @@ public final class PoolOverheadHarness {
 
 		/** The mean wall time of configuration {@code index}, or NaN when the column was skipped. */
 		double mean(int index) {
-			return present() ? results.get(index).mean() : Double.NaN;
+			return results.get(index).mean();
 		}
 	}
 
@@ -684,7 +681,7 @@ public final class PoolOverheadHarness {
 			svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 					+ "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"13\">\n", width, height, width, height));
 			svg.append(String.format(Locale.ROOT, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"white\"/>\n", width, height));
-			svg.append(text(width / 2.0, 30, "middle", 18, "Framework overhead: wall time per configuration, " + WORKERS
+			svg.append(LineChart.text(width / 2.0, 30, "middle", 18, "Framework overhead: wall time per configuration, " + WORKERS
 					+ " workers per executor (mean of " + options.runs() + " runs)"));
 
 			// Legend, one row under the title.
@@ -692,19 +689,19 @@ public final class PoolOverheadHarness {
 			for (int e = 0; e < names.size(); e++) {
 				svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"52\" width=\"14\" height=\"14\" fill=\"%s\"/>\n", legendX,
 						COLOURS[e]));
-				svg.append(text(legendX + 20, 64, "start", 13, names.get(e)));
+				svg.append(LineChart.text(legendX + 20, 64, "start", 13, names.get(e)));
 				legendX += 40 + names.get(e).length() * 7.5;
 			}
 			svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"59\" x2=\"%.1f\" y2=\"59\" stroke=\"black\" "
 					+ "stroke-width=\"2\" stroke-dasharray=\"5,3\"/>\n", legendX, legendX + 24));
-			svg.append(text(legendX + 30, 64, "start", 13, "ideal (N × d / " + WORKERS + ")"));
+			svg.append(LineChart.text(legendX + 30, 64, "start", 13, "ideal (N × d / " + WORKERS + ")"));
 
 			// Y axis: grid lines and tick labels.
 			for (double tick = 0; tick <= axisTop + step / 2; tick += step) {
 				double y = plotBottom - tick / axisTop * plotHeight;
 				svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#dddddd\"/>\n", left, y,
 						width - right, y));
-				svg.append(text(left - 8, y + 4, "end", 12, trimNumber(tick)));
+				svg.append(LineChart.text(left - 8, y + 4, "end", 12, trimNumber(tick)));
 			}
 			svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", left, plotTop,
 					left, plotBottom));
@@ -712,7 +709,7 @@ public final class PoolOverheadHarness {
 					width - right, plotBottom));
 			svg.append(String.format(Locale.ROOT, "<text x=\"20\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"14\" "
 					+ "transform=\"rotate(-90 20 %.1f)\">wall time (s)</text>\n", plotTop + plotHeight / 2, plotTop + plotHeight / 2));
-			svg.append(text(left + plotWidth / 2, height - 22, "middle", 14, "configuration (tasks × task duration)"));
+			svg.append(LineChart.text(left + plotWidth / 2, height - 22, "middle", 14, "configuration (tasks × task duration)"));
 
 			for (int c = 0; c < configs.size(); c++) {
 				double groupLeft = left + c * groupWidth + groupWidth * 0.125;
@@ -722,14 +719,14 @@ public final class PoolOverheadHarness {
 					double x = groupLeft + e * barWidth;
 					svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
 							+ "<title>%s, %s: %.3f s</title></rect>\n", x, plotBottom - barHeight, barWidth - 2, barHeight, COLOURS[e],
-							escape(names.get(e)), escape(configs.get(c).label()), value));
-					svg.append(text(x + (barWidth - 2) / 2, plotBottom - barHeight - 4, "middle", 10, significant(value)));
+							LineChart.escape(names.get(e)), LineChart.escape(configs.get(c).label()), value));
+					svg.append(LineChart.text(x + (barWidth - 2) / 2, plotBottom - barHeight - 4, "middle", 10, significant(value)));
 				}
 				double idealY = plotBottom - configs.get(c).idealSeconds(WORKERS) / axisTop * plotHeight;
 				svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\" "
 						+ "stroke-width=\"2\" stroke-dasharray=\"5,3\"/>\n", groupLeft - 4, idealY, groupLeft + names.size() * barWidth + 2,
 						idealY));
-				svg.append(text(left + (c + 0.5) * groupWidth, plotBottom + 20, "middle", 13, configs.get(c).label()));
+				svg.append(LineChart.text(left + (c + 0.5) * groupWidth, plotBottom + 20, "middle", 13, configs.get(c).label()));
 			}
 			svg.append("</svg>\n");
 			return svg.toString();
@@ -751,17 +748,5 @@ public final class PoolOverheadHarness {
 			return BigDecimal.valueOf(value).setScale(3, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
 		}
 
-		private static String text(double x, double y, String anchor, int size, String content) {
-			return String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\">%s</text>\n", x, y, anchor,
-					size, escape(content));
-		}
-
-		private static String escape(String content) {
-			return content.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
-		}
-
-		private static String orDash(String format, double value) {
-			return Double.isNaN(value) ? "—" : String.format(Locale.ROOT, format, value);
-		}
 	}
 }

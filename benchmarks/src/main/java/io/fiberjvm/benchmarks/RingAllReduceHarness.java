@@ -3,7 +3,6 @@ package io.fiberjvm.benchmarks;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 
 import io.fiberjvm.Fiber;
@@ -95,8 +94,8 @@ public final class RingAllReduceHarness {
 				seconds.put(total / 1e9 / rounds).block();
 			}
 		}).block(LONG);
-		List<Double> measured = seconds.receive().take(1).collectList().block(LONG);
-		System.err.printf(Locale.ROOT, "%s: %.2f ms per round%n", allReduce ? "all-reduce" : "point to point", measured.get(0) * 1e3);
-		return measured.get(0);
+		double measured = seconds.take().block(LONG);
+		System.err.printf(Locale.ROOT, "%s: %.2f ms per round%n", allReduce ? "all-reduce" : "point to point", measured * 1e3);
+		return measured;
 	}
 }

@@ -18,6 +18,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
 import io.fiberjvm.FiberProcess;
+import io.fiberjvm.LatencyFeed;
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.codec.ShippedValues;
@@ -42,8 +43,8 @@ final class ManagerSession implements AsyncManager {
 	private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
 	private final AtomicLong calls = new AtomicLong();
 	private final AtomicLong failed = new AtomicLong();
-	/** Each call's time from sending to its answer; emitted only while someone listens. */
-	private final Sinks.Many<Duration> latencies = Sinks.many().multicast().directBestEffort();
+	/** Each call's time from sending to its answer. */
+	private final LatencyFeed latencies = new LatencyFeed();
 	private final AtomicLong objects = new AtomicLong();
 	private final Sinks.One<AsyncManager> attached = Sinks.one();
 	private final Sinks.Empty<Void> closed = Sinks.empty();
@@ -275,11 +276,7 @@ final class ManagerSession implements AsyncManager {
 		if (failedCall) {
 			failed.incrementAndGet();
 		}
-		if (latencies.currentSubscriberCount() > 0) {
-			synchronized (latencies) {
-				latencies.tryEmitNext(Duration.ofNanos(System.nanoTime() - call.sentAt()));
-			}
-		}
+		latencies.record(System.nanoTime() - call.sentAt());
 	}
 
 	@Override
@@ -289,7 +286,7 @@ final class ManagerSession implements AsyncManager {
 
 	@Override
 	public Flux<Duration> callLatencies() {
-		return latencies.asFlux();
+		return latencies.flux();
 	}
 
 	/** The manager is gone: every pending call fails, and so does every later one. */

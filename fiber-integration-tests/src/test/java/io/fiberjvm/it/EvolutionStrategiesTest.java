@@ -19,7 +19,7 @@ class EvolutionStrategiesTest {
 
 	@Test
 	void fortyWorkersConvergeToWithinATenthOfTheOptimum() {
-		try (Fiber fiber = Fiber.builder().set("jvm-options", "-XX:+UseSerialGC -Xmx64m -Xss512k -XX:TieredStopAtLevel=1").open()) {
+		try (Fiber fiber = Fiber.builder().set("jvm-options", EvolutionStrategies.SMALL_WORKER_FLAGS).open()) {
 			FiberPool pool = EvolutionStrategies.pool(fiber, 40, 1);
 			// All forty take part: wait for them, and give each evaluation a millisecond so tasks spread over them.
 			await().atMost(Duration.ofMinutes(5)).until(() -> pool.stats().workers() == 40);

@@ -35,7 +35,7 @@ class PoolWorkerSlotsTest extends FiberPerTest {
 	}
 
 	static Where where(int value) {
-		java.util.concurrent.locks.LockSupport.parkNanos(2_000_000);
+		SimulatedWork.pause(2);
 		return new Where(ProcessHandle.current().pid(), Thread.currentThread().getName(), INITIALIZED.get(), value);
 	}
 

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -13,7 +12,6 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
-import io.fiberjvm.Fiber;
 import io.fiberjvm.FiberProcess;
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.manager.Manager;
@@ -27,11 +25,10 @@ import io.fiberjvm.manager.SharedValue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A manager's shared objects, used from the parent and from child JVMs they are shipped to. */
-class SharedObjectsTest {
+class SharedObjectsTest extends FiberPerTest {
 
 	private static final Duration LONG = Duration.ofSeconds(120);
 
-	private Fiber fiber;
 	private Manager manager;
 
 	@BeforeAll
@@ -40,14 +37,8 @@ class SharedObjectsTest {
 	}
 
 	@BeforeEach
-	void open() {
-		fiber = Fiber.open();
+	void startManager() {
 		manager = Manager.on(fiber).name("shared").start().block(LONG);
-	}
-
-	@AfterEach
-	void close() {
-		fiber.close();
 	}
 
 	private FiberProcess run(String name, io.fiberjvm.FiberRunnable target) {

@@ -132,7 +132,7 @@ public final class ConfigKeys {
 			text -> text.trim()));
 
 	public static final ConfigKey<Path> RUNS_DIR = register(new ConfigKey<>("runs-dir", "path", "",
-			"Directory where a program's runtime keeps its run's status for `fiber ps --local` (a JSON file per run, rewritten every second, deleted on close); empty uses java.io.tmpdir/fiber-runs.",
+			"Directory where a program's runtime keeps its run's status for `fiber ps --local` (a JSON file per run, written when it changes, looked at every second, deleted on close); empty uses java.io.tmpdir/fiber-runs.",
 			text -> Path.of(text.trim())));
 
 	public static final ConfigKey<String> CHILD_LOGS = register(new ConfigKey<>("child-logs", "file or parent", "file",
@@ -143,7 +143,7 @@ public final class ConfigKeys {
 	}
 
 	private static String childLogs(String text) {
-		String value = text.trim().toLowerCase(java.util.Locale.ROOT);
+		String value = text.trim().toLowerCase(Locale.ROOT);
 		if (!value.equals("file") && !value.equals("parent")) {
 			throw new IllegalArgumentException("'" + text + "' is not file or parent");
 		}

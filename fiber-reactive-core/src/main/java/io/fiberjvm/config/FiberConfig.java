@@ -29,7 +29,7 @@ public final class FiberConfig {
 	 * System properties under {@code fiber.} that are not configuration: a job-backed process's identity
 	 * for its log lines ({@link io.fiberjvm.LogKeys}), set in every child.
 	 */
-	public static final Set<String> RESERVED_PROPERTIES = Set.of("fiber.run", "fiber.process");
+	public static final Set<String> RESERVED_PROPERTIES = Set.of(io.fiberjvm.LogKeys.RUN, io.fiberjvm.LogKeys.PROCESS);
 
 	/** The file read from the working directory when no other file is named. */
 	public static final String FILE_NAME = ".fiberconfig";

@@ -21,6 +21,7 @@ import reactor.core.publisher.Sinks;
 
 import io.fiberjvm.Fiber;
 import io.fiberjvm.FiberProcess;
+import io.fiberjvm.LatencyFeed;
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.codec.CodecException;
@@ -57,6 +58,8 @@ final class PoolCore {
 		final String name;
 		final List<Slot> slots = new ArrayList<>();
 		FiberProcess process;
+		/** Whether its start was asked for; until then it waits its turn (the start limit). */
+		boolean launched;
 
 		Host(String name) {
 			this.name = name;
@@ -84,8 +87,8 @@ final class PoolCore {
 	private final AtomicLong taskIds = new AtomicLong();
 	final AtomicLong retried = new AtomicLong();
 	final AtomicLong submitted = new AtomicLong();
-	/** Each task's time from submission to its final outcome; emitted only while someone listens. */
-	private final Sinks.Many<Duration> latencies = Sinks.many().multicast().directBestEffort();
+	/** Each task's time from submission to its final outcome. */
+	private final LatencyFeed latencies = new LatencyFeed();
 	private final Sinks.Empty<Void> closed = Sinks.empty();
 
 	// Guarded by this.
@@ -316,9 +319,7 @@ final class PoolCore {
 			if (shuttingDown) {
 				return;
 			}
-			long missing = target - activeSlots();
-			// Losses the pool no longer needs to make good (it shrank meanwhile) are not replacements.
-			toReplace = Math.min(toReplace, Math.max(0, missing));
+			long missing = missing();
 			if (missing <= 0) {
 				return;
 			}
@@ -347,14 +348,20 @@ final class PoolCore {
 		toStart.forEach(this::start);
 	}
 
+	/** Under the lock: workers wanted and not there; losses the pool no longer needs made good are not replacements. */
+	private long missing() {
+		long missing = target - activeSlots();
+		toReplace = Math.min(toReplace, Math.max(0, missing));
+		return missing;
+	}
+
 	/** Under the lock. */
 	private long activeSlots() {
 		return slots.values().stream().filter(s -> !s.retiring).count();
 	}
 
 	private synchronized Host newHostIfWanted() {
-		long missing = target - activeSlots();
-		toReplace = Math.min(toReplace, Math.max(0, missing));
+		long missing = missing();
 		if (shuttingDown || missing <= 0) {
 			return null;
 		}
@@ -394,6 +401,9 @@ final class PoolCore {
 	}
 
 	private void launch(Host host) {
+		synchronized (this) {
+			host.launched = true;
+		}
 		List<String> routes = host.slots.stream().map(slot -> PoolService.route(id, slot.name)).toList();
 		fiber.address()
 				.flatMap(parent -> fiber.process(new PoolWorker(parent.toString(), routes, initializer, initializerAllow))
@@ -572,7 +582,7 @@ final class PoolCore {
 	/** Each worker now, for {@code fiber ps}: name, its process's name, and waiting, starting, working or retiring. */
 	synchronized List<io.fiberjvm.RunStatus.Worker> workerStates() {
 		return slots.values().stream().map(slot -> new io.fiberjvm.RunStatus.Worker(slot.name, slot.host.name,
-				slot.retiring ? "retiring" : slot.attached ? "working" : waitingToStart.contains(slot.host) ? "waiting" : "starting"))
+				slot.retiring ? "retiring" : slot.attached ? "working" : slot.host.launched ? "starting" : "waiting"))
 				.toList();
 	}
 
@@ -663,14 +673,10 @@ final class PoolCore {
 
 	/** A task reached its final outcome {@code nanos} after it was submitted. */
 	void taskEnded(long nanos) {
-		if (latencies.currentSubscriberCount() > 0) {
-			synchronized (latencies) {
-				latencies.tryEmitNext(Duration.ofNanos(nanos));
-			}
-		}
+		latencies.record(nanos);
 	}
 
 	Flux<Duration> taskLatencies() {
-		return latencies.asFlux();
+		return latencies.flux();
 	}
 }

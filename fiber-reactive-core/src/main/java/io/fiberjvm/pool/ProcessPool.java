@@ -198,9 +198,7 @@ final class ProcessPool implements FiberPool {
 		return Mono.defer(() -> {
 			core.submitted.incrementAndGet();
 			long submittedAt = System.nanoTime();
-			return attempts(shipped, arg, description)
-					.doOnSuccess(value -> core.taskEnded(System.nanoTime() - submittedAt))
-					.doOnError(error -> core.taskEnded(System.nanoTime() - submittedAt));
+			return attempts(shipped, arg, description).doOnTerminate(() -> core.taskEnded(System.nanoTime() - submittedAt));
 		});
 	}
 

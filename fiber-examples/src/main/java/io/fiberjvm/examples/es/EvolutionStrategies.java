@@ -32,11 +32,14 @@ public final class EvolutionStrategies {
 	private static final double SIGMA = 0.5;
 	private static final double LEARNING_RATE = 0.3;
 
+	/** Small worker JVMs: forty of them fit on a laptop. */
+	public static final String SMALL_WORKER_FLAGS = "-XX:+UseSerialGC -Xmx64m -Xss512k -XX:TieredStopAtLevel=1";
+
 	private EvolutionStrategies() {
 	}
 
-	/** The demo objective. */
-	static double objective(double[] theta) {
+	/** The demo objective: {@code -Σ(θ - OPTIMUM)²}, 0 at the optimum. */
+	public static double objective(double[] theta) {
 		double sum = 0;
 		for (int i = 0; i < theta.length; i++) {
 			double d = theta[i] - OPTIMUM[i];
@@ -146,8 +149,7 @@ public final class EvolutionStrategies {
 
 	public static void main(String[] args) {
 		int workers = args.length > 0 ? Integer.parseInt(args[0]) : 40;
-		// Small worker JVMs: forty of them fit on a laptop.
-		try (Fiber fiber = Fiber.builder().set("jvm-options", "-XX:+UseSerialGC -Xmx64m -Xss512k -XX:TieredStopAtLevel=1").open()) {
+		try (Fiber fiber = Fiber.builder().set("jvm-options", SMALL_WORKER_FLAGS).open()) {
 			long start = System.nanoTime();
 			double[] theta = optimise(fiber, workers, 50, 100, true);
 			System.out.printf(Locale.ROOT, "%d workers, 50 iterations of 200 evaluations in %.1f s: θ = %s (optimum %s)%n", workers,

@@ -34,8 +34,4 @@ final class NoiseTable {
 		System.arraycopy(noise, index, out, 0, dimensions);
 		return out;
 	}
-
-	int size() {
-		return noise.length;
-	}
 }

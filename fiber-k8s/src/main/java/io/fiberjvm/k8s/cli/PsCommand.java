@@ -20,10 +20,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
+import io.fiberjvm.Fiber;
 import io.fiberjvm.RunStatus;
 import io.fiberjvm.backend.JobStatus;
-import io.fiberjvm.config.ConfigKeys;
-import io.fiberjvm.config.FiberConfig;
 import io.fiberjvm.k8s.MasterPod;
 import io.fiberjvm.k8s.PodStatuses;
 
@@ -83,12 +82,7 @@ final class PsCommand implements Callable<Integer> {
 
 	/** One row per run's master, process, pool and pool worker. */
 	private void printLocal(PrintWriter out) {
-		Path dir = runsDir;
-		if (dir == null) {
-			Path configured = FiberConfig.resolve(Map.of(), System.getProperties(), System.getenv(), Path.of(FiberConfig.FILE_NAME))
-					.get(ConfigKeys.RUNS_DIR);
-			dir = configured.toString().isEmpty() ? Path.of(System.getProperty("java.io.tmpdir"), "fiber-runs") : configured;
-		}
+		Path dir = runsDir != null ? runsDir : RunStatus.directory(Fiber.builder().config());
 		List<String[]> rows = new ArrayList<>();
 		rows.add(new String[] {"RUN", "KIND", "NAME", "STATE", "PID", "DETAIL"});
 		for (RunStatus status : RunStatus.readAll(dir)) {

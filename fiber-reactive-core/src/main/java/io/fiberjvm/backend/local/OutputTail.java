@@ -40,15 +40,16 @@ final class OutputTail {
 			while (!sink.isCancelled()) {
 				int read = in.read(buffer);
 				if (read > 0) {
+					int start = 0;
 					for (int i = 0; i < read; i++) {
 						if (buffer[i] == '\n') {
+							line.write(buffer, start, i - start);
 							sink.next(text(line));
 							line.reset();
-						}
-						else {
-							line.write(buffer[i]);
+							start = i + 1;
 						}
 					}
+					line.write(buffer, start, read - start);
 					continue;
 				}
 				if (lastLook) {

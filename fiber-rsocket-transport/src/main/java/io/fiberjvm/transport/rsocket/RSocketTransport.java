@@ -68,10 +68,7 @@ public final class RSocketTransport implements Transport {
 						requester.onClose().doFinally(signal -> peers.remove(requester)).subscribe(done -> { }, error -> { });
 					});
 			DuplexConnectionInterceptor watch = (type, connection) -> type == DuplexConnectionInterceptor.Type.SOURCE
-					? new WatchedConnection(connection, settings.keepAliveTimeout(), counters, (address, reason) -> {
-						counters.rejected.increment();
-						reject(rejections, address, reason);
-					})
+					? new WatchedConnection(connection, settings.keepAliveTimeout(), counters, (address, reason) -> reject(rejections, address, reason))
 					: connection;
 			return RSocketServer.create(socketAcceptor)
 					.maxInboundPayloadSize(settings.maxFrameSize())

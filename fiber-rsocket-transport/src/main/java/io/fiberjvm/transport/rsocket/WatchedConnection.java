@@ -40,6 +40,7 @@ final class WatchedConnection implements DuplexConnection {
 	private void report(String reason) {
 		if (!reported) {
 			reported = true;
+			counters.rejected.increment();
 			report.accept(String.valueOf(delegate.remoteAddress()), reason);
 		}
 	}
