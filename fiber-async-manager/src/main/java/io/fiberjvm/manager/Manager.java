@@ -48,7 +48,10 @@ public interface Manager extends AutoCloseable {
 
 	<T> SharedQueue<T> queue(String name);
 
-	/** Its call counters now (calls through async proxies, creations included). */
+	/**
+	 * Its call counters now: calls through async proxies (creations included), and the calls its process
+	 * served on shared objects as last reported (at most a second old while calls go on).
+	 */
 	ManagerStats stats();
 
 	/**

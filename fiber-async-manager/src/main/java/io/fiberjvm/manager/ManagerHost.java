@@ -70,13 +70,27 @@ final class ManagerHost implements FiberRunnable {
 		Connection connection = context.connectionTo(Endpoint.parse(parent)).block(config.get(ConfigKeys.START_TIMEOUT));
 		Sinks.Many<byte[]> answers = Sinks.many().unicast().onBackpressureBuffer();
 		// Shared objects are served by this process to every process of the run; the parent learns where first.
-		context.serve(sharedPrefix, new SharedObjects(sharedPrefix, values, context));
+		SharedCallCounts sharedCalls = new SharedCallCounts();
+		context.serve(sharedPrefix, new SharedObjects(sharedPrefix, values, context, sharedCalls));
 		answers.emitNext(CallFrames.encode(new CallFrames.Answer(0, false, null,
 				context.localAddress().toString().getBytes(java.nio.charset.StandardCharsets.UTF_8))), Sinks.EmitFailureHandler.FAIL_FAST);
 		ExecutorService threads = Executors.newCachedThreadPool(task -> {
 			Thread thread = new Thread(task, "fiber-manager-object");
 			thread.setDaemon(true);
 			return thread;
+		});
+		// The shared-call counts go up to the parent when they change, at most once a second.
+		long[] reported = {0};
+		reactor.core.Disposable reports = reactor.core.publisher.Flux.interval(java.time.Duration.ofSeconds(1)).subscribe(tick -> {
+			long calls = sharedCalls.calls();
+			if (calls != reported[0]) {
+				reported[0] = calls;
+				byte[] report = CallFrames.encode(new CallFrames.Answer(SharedCallCounts.REPORT_ID, false, null, sharedCalls.encode()));
+				// A report that finds the session gone is dropped with it.
+				synchronized (answers) {
+					answers.tryEmitNext(report);
+				}
+			}
 		});
 		Map<Long, Hosted> objects = new ConcurrentHashMap<>();
 		Map<String, Method> methods = new ConcurrentHashMap<>();
@@ -145,6 +159,7 @@ final class ManagerHost implements FiberRunnable {
 		catch (InterruptedException e) {
 			Thread.currentThread().interrupt();
 		}
+		reports.dispose();
 		threads.shutdownNow();
 		if (failure[0] != null) {
 			throw new IllegalStateException("the manager's session ended with an error: " + failure[0].getMessage(), failure[0]);
@@ -280,8 +295,11 @@ final class ManagerHost implements FiberRunnable {
 			answer = new CallFrames.Answer(id, true, null,
 					RemoteException.encode(error, maxError).getBytes(java.nio.charset.StandardCharsets.UTF_8));
 		}
-		byte[] frame = CallFrames.encode(answer);
-		// Answers come from many object threads; the sink takes one at a time.
+		emit(answers, CallFrames.encode(answer));
+	}
+
+	/** Answers come from many object threads; the sink takes one at a time. */
+	private static void emit(Sinks.Many<byte[]> answers, byte[] frame) {
 		synchronized (answers) {
 			answers.emitNext(frame, Sinks.EmitFailureHandler.FAIL_FAST);
 		}

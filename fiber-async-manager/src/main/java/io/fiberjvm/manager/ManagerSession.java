@@ -46,6 +46,8 @@ final class ManagerSession implements AsyncManager {
 	/** Each call's time from sending to its answer. */
 	private final LatencyFeed latencies = new LatencyFeed();
 	private final AtomicLong objects = new AtomicLong();
+	/** The manager's last report of the calls it served on shared objects: calls, failed, nanoseconds. */
+	private volatile long[] sharedCalls = {0, 0, 0};
 	private final Sinks.One<AsyncManager> attached = Sinks.one();
 	private final Sinks.Empty<Void> closed = Sinks.empty();
 	private FluxSink<byte[]> out;
@@ -241,6 +243,15 @@ final class ManagerSession implements AsyncManager {
 			lost("it sent a malformed answer (" + e.getMessage() + ")");
 			return;
 		}
+		if (answer.id() == SharedCallCounts.REPORT_ID) {
+			try {
+				sharedCalls = SharedCallCounts.decode(answer.bytes());
+			}
+			catch (CodecException e) {
+				lost("it sent a malformed shared-call report (" + e.getMessage() + ")");
+			}
+			return;
+		}
 		if (answer.id() == 0) {
 			// The manager's first word: where its shared objects are served. Now it takes calls.
 			address = new String(answer.bytes(), StandardCharsets.UTF_8);
@@ -281,7 +292,8 @@ final class ManagerSession implements AsyncManager {
 
 	@Override
 	public ManagerStats stats() {
-		return new ManagerStats(calls.get(), failed.get(), pending.size());
+		long[] shared = sharedCalls;
+		return new ManagerStats(calls.get(), failed.get(), pending.size(), shared[0], shared[1], Duration.ofNanos(shared[2]));
 	}
 
 	@Override

@@ -30,11 +30,13 @@ final class SharedObjects implements Router {
 	private final ShippedValues values;
 	private final Map<String, Object> objects = new ConcurrentHashMap<>();
 	private final io.fiberjvm.queue.QueueContext context;
+	private final SharedCallCounts counts;
 
-	SharedObjects(String prefix, ShippedValues values, io.fiberjvm.queue.QueueContext context) {
+	SharedObjects(String prefix, ShippedValues values, io.fiberjvm.queue.QueueContext context, SharedCallCounts counts) {
 		this.prefix = prefix;
 		this.values = values;
 		this.context = context;
+		this.counts = counts;
 	}
 
 	/** A queue's items and the takers waiting for one. */
@@ -50,6 +52,14 @@ final class SharedObjects implements Router {
 
 	@Override
 	public Mono<byte[]> requestResponse(String route, byte[] data) {
+		return Mono.defer(() -> {
+			long arrived = System.nanoTime();
+			return serve(route, data).doOnSuccess(answer -> counts.served(arrived, false))
+					.doOnError(error -> counts.served(arrived, true));
+		});
+	}
+
+	private Mono<byte[]> serve(String route, byte[] data) {
 		return Mono.defer(() -> {
 			String[] parts = route.startsWith(prefix) ? route.substring(prefix.length()).split("/", -1) : new String[0];
 			if (parts.length != 3) {

@@ -192,6 +192,26 @@ class PoolMetricsTest extends FiberPerTest {
 			assertThat(registry.get("fiber.manager.calls.failed").tag("manager", "tallies").functionCounter().count()).isEqualTo(1);
 			assertThat(registry.get("fiber.manager.calls.pending").tag("manager", "tallies").gauge().value()).isZero();
 			assertThat(registry.get("fiber.manager.call.latency").tag("manager", "tallies").timer().count()).isEqualTo(12);
+
+			// Calls on shared objects, from a child and from here, counted where they are served.
+			io.fiberjvm.manager.SharedCounter shared = manager.counter("hits");
+			fiber.process(() -> {
+				for (int i = 0; i < 20; i++) {
+					shared.incrementAndGet().block();
+				}
+			}).name("hitter").start().flatMap(FiberProcess::join).block(LONG);
+			for (int i = 0; i < 5; i++) {
+				shared.incrementAndGet().block(LONG);
+			}
+			assertThatThrownBy(() -> manager.<String>list("empty").get(3).block(LONG)).hasMessageContaining("3");
+			org.awaitility.Awaitility.await().atMost(LONG).untilAsserted(() -> assertThat(
+					registry.get("fiber.manager.shared.calls").tag("manager", "tallies").functionTimer().count()).isEqualTo(26));
+			assertThat(registry.get("fiber.manager.shared.calls.failed").tag("manager", "tallies").functionCounter().count()).isEqualTo(1);
+			assertThat(registry.get("fiber.manager.shared.calls").tag("manager", "tallies").functionTimer()
+					.totalTime(java.util.concurrent.TimeUnit.NANOSECONDS)).isPositive();
+			assertThat(manager.stats().sharedCalls()).isEqualTo(26);
+			// Proxy calls are counted on their own.
+			assertThat(manager.stats().calls()).isEqualTo(12);
 		}
 		finally {
 			manager.close();

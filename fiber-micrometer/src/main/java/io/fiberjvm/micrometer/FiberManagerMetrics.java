@@ -1,8 +1,10 @@
 package io.fiberjvm.micrometer;
 
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -13,12 +15,15 @@ import reactor.core.Disposable;
 import io.fiberjvm.manager.Manager;
 
 /**
- * Micrometer meters for the calls made to one {@link Manager} through its async proxies, tagged
- * {@code manager=<name>}: counters {@code fiber.manager.calls} and {@code fiber.manager.calls.failed}
- * (answered with an error, or lost with the manager), the gauge {@code fiber.manager.calls.pending}, all
- * read from {@link Manager#stats()} when scraped, and the timer {@code fiber.manager.call.latency} fed by
- * {@link Manager#callLatencies()} from {@link #bindTo} until {@link #close()}. Needs
- * {@code io.fiberjvm:fiber-async-manager} on the classpath.
+ * Micrometer meters for the calls made to one {@link Manager}, tagged {@code manager=<name>}. Through its
+ * async proxies: counters {@code fiber.manager.calls} and {@code fiber.manager.calls.failed} (answered with
+ * an error, or lost with the manager), the gauge {@code fiber.manager.calls.pending}, and the timer
+ * {@code fiber.manager.call.latency} fed by {@link Manager#callLatencies()} from {@link #bindTo} until
+ * {@link #close()}. On its shared objects, from every process of the run: the counter
+ * {@code fiber.manager.shared.calls.failed} and the function timer {@code fiber.manager.shared.calls}
+ * (count and summed serving time, as the manager process last reported them). Counters and gauges are
+ * read from {@link Manager#stats()} when scraped. Needs {@code io.fiberjvm:fiber-async-manager} on the
+ * classpath.
  */
 public final class FiberManagerMetrics implements MeterBinder, AutoCloseable {
 
@@ -45,6 +50,11 @@ public final class FiberManagerMetrics implements MeterBinder, AutoCloseable {
 				.description("calls answered with an error or lost with the manager").tags(tags).register(registry);
 		Gauge.builder("fiber.manager.calls.pending", manager, m -> m.stats().pending()).strongReference(true)
 				.description("calls sent and not answered yet").tags(tags).register(registry);
+		FunctionTimer.builder("fiber.manager.shared.calls", registry, r -> manager.stats().sharedCalls(),
+				r -> manager.stats().sharedCallTime().toNanos(), TimeUnit.NANOSECONDS)
+				.description("calls served on the manager's shared objects, from any process of the run").tags(tags).register(registry);
+		FunctionCounter.builder("fiber.manager.shared.calls.failed", registry, r -> manager.stats().sharedFailed())
+				.description("calls on shared objects that failed").tags(tags).register(registry);
 		Timer latency = Timer.builder("fiber.manager.call.latency").description("a call's time from sending to its answer")
 				.tags(tags).register(registry);
 		feed = manager.callLatencies().subscribe(latency::record);
