@@ -134,23 +134,35 @@ public final class Fiber implements AutoCloseable {
 				.cache(s -> Duration.ofMillis(Long.MAX_VALUE), error -> Duration.ZERO, () -> Duration.ZERO);
 		this.runsDir = name != null ? null : RunStatus.directory(config);
 		if (runsDir != null) {
-			// Looked at once a second off the caller's threads, written only when it changed; a failure is logged
-			// once and writing goes on.
+			// Looked at once a second off the caller's threads, written (and published by the backend) only when it
+			// changed; a failure is logged once and writing goes on.
 			AtomicBoolean warned = new AtomicBoolean();
+			AtomicBoolean publishWarned = new AtomicBoolean();
 			byte[][] written = {null};
 			statusWriter = Flux.interval(Duration.ZERO, Duration.ofSeconds(1), reactor.core.scheduler.Schedulers.boundedElastic())
 					.subscribe(tick -> {
+						RunStatus now = status();
+						byte[] json = now.toJson();
+						if (java.util.Arrays.equals(json, written[0])) {
+							return;
+						}
+						written[0] = json;
 						try {
-							byte[] json = status().json();
-							if (!java.util.Arrays.equals(json, written[0])) {
-								RunStatus.write(runsDir, runId, json);
-								written[0] = json;
-							}
+							RunStatus.write(runsDir, runId, json);
 						}
 						catch (java.io.IOException | RuntimeException e) {
 							if (warned.compareAndSet(false, true)) {
 								log.warn("cannot write the run's status to {} (fiber ps --local will not list run {}): {}", runsDir, runId,
 										e.toString());
+							}
+						}
+						try {
+							backend.publishStatus(now);
+						}
+						catch (RuntimeException e) {
+							if (publishWarned.compareAndSet(false, true)) {
+								log.warn("the {} backend cannot publish the run's status (fiber ps will not show run {}'s pools): {}",
+										backend.name(), runId, e.toString());
 							}
 						}
 					});

@@ -61,8 +61,29 @@ public record RunStatus(String run, long pid, String backend, String started, Li
 	}
 
 	/** This status as JSON. */
-	byte[] json() throws IOException {
-		return JSON.writeValueAsBytes(this);
+	public byte[] toJson() {
+		try {
+			return JSON.writeValueAsBytes(this);
+		}
+		catch (IOException e) {
+			throw new UncheckedIOException("cannot write run " + run + "'s status as JSON: " + e.getMessage(), e);
+		}
+	}
+
+	/** A status from its JSON; fails naming what could not be read. */
+	public static RunStatus fromJson(byte[] json) {
+		try {
+			return JSON.readValue(json, RunStatus.class);
+		}
+		catch (IOException e) {
+			throw new UncheckedIOException("not a run status: " + e.getMessage(), e);
+		}
+	}
+
+	/** The same status without the pools' worker lists, for where a long list does not fit. */
+	public RunStatus withoutWorkers() {
+		return new RunStatus(run, pid, backend, started, processes,
+				pools.stream().map(p -> new Pool(p.name(), p.target(), List.of())).toList());
 	}
 
 	/** Writes {@code json} to {@code dir/<run>.json}, replacing the previous file at once. */

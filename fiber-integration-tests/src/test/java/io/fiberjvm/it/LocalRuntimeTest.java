@@ -14,8 +14,12 @@ class LocalRuntimeTest implements RuntimeContract {
 	private final List<Fiber> fibers = new CopyOnWriteArrayList<>();
 
 	@Override
-	public Fiber openFiber() {
-		Fiber fiber = Fiber.builder().backend("local").open();
+	public Fiber openFiber(java.util.Map<String, String> settings) {
+		io.fiberjvm.FiberBuilder builder = Fiber.builder().backend("local");
+		for (var setting : settings.entrySet()) {
+			builder = builder.set(setting.getKey(), setting.getValue());
+		}
+		Fiber fiber = builder.open();
 		fibers.add(fiber);
 		return fiber;
 	}

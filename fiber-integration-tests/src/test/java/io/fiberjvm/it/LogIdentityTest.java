@@ -53,36 +53,6 @@ class LogIdentityTest extends FiberPerTest {
 	}
 
 	@Test
-	void withChildLogsParentAChildsOutputReachesTheParentsLogAsItIsWrittenWithItsIdentity() {
-		ch.qos.logback.classic.Logger children = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger("fiber.child");
-		ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> seen = new ch.qos.logback.core.read.ListAppender<>();
-		seen.start();
-		children.addAppender(seen);
-		try (Fiber forwarding = Fiber.builder().set("child-logs", "parent").open()) {
-			FiberQueue<String> hold = forwarding.queue(String.class);
-			FiberProcess talker = forwarding.process(() -> {
-				System.out.println("first line");
-				LoggerFactory.getLogger("app").info("second line");
-				hold.take().block();
-			}).name("talker").start().block(LONG);
-			// Both lines reach the parent's log while the child still runs, named after it and carrying its job id.
-			await().atMost(LONG).until(() -> seen.list.stream().anyMatch(e -> e.getFormattedMessage().contains("second line")));
-			assertThat(talker.isAlive()).isTrue();
-			assertThat(seen.list).anySatisfy(event -> {
-				assertThat(event.getLoggerName()).isEqualTo("fiber.child.talker");
-				assertThat(event.getFormattedMessage()).isEqualTo("first line");
-				assertThat(event.getMDCPropertyMap()).containsEntry(LogKeys.PROCESS, talker.jobId())
-						.containsEntry(LogKeys.RUN, forwarding.runId());
-			});
-			hold.put("done").block(LONG);
-			talker.join().block(LONG);
-		}
-		finally {
-			children.detachAppender(seen);
-		}
-	}
-
-	@Test
 	void aChildCanStillResolveConfigurationWithItsIdentityPropertiesSet() {
 		FiberProcess child = fiber.process(() -> {
 			if (System.getProperty(LogKeys.PROCESS) == null) {

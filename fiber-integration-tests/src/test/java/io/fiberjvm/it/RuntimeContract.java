@@ -30,8 +30,13 @@ public interface RuntimeContract {
 
 	Duration LONG = Duration.ofSeconds(180);
 
+	/** A runtime on the backend under test, with these configuration keys set; the implementation closes it after the test. */
+	Fiber openFiber(java.util.Map<String, String> settings);
+
 	/** A runtime on the backend under test; the implementation closes it after the test. */
-	Fiber openFiber();
+	default Fiber openFiber() {
+		return openFiber(java.util.Map.of());
+	}
 
 	/** Loses {@code worker} the way this backend loses one: SIGKILL, a deleted pod. */
 	void loseWorker(Fiber fiber, FiberProcess worker);
@@ -112,5 +117,37 @@ public interface RuntimeContract {
 				.collectList().block(LONG);
 		assertThat(seen).doesNotHaveDuplicates().hasSize(20);
 		assertThat(counter.blocking().get()).isEqualTo(20);
+	}
+
+	@Test
+	default void withChildLogsParentAChildsLinesReachTheParentsLogWhileItRunsWithItsIdentity() {
+		ch.qos.logback.classic.Logger children = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("fiber.child");
+		ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> seen = new ch.qos.logback.core.read.ListAppender<>();
+		seen.start();
+		children.addAppender(seen);
+		try {
+			Fiber fiber = openFiber(java.util.Map.of("child-logs", "parent"));
+			FiberQueue<String> hold = fiber.queue(String.class);
+			FiberProcess talker = fiber.process(() -> {
+				System.out.println("first line");
+				org.slf4j.LoggerFactory.getLogger("app").info("second line");
+				hold.take().block();
+			}).name("talker").start().block(LONG);
+			// Both lines reach the parent's log while the child still runs, named after it and carrying its job id.
+			org.awaitility.Awaitility.await().atMost(LONG)
+					.until(() -> seen.list.stream().anyMatch(e -> e.getFormattedMessage().contains("second line")));
+			assertThat(talker.isAlive()).isTrue();
+			assertThat(seen.list).anySatisfy(event -> {
+				assertThat(event.getLoggerName()).isEqualTo("fiber.child.talker");
+				assertThat(event.getFormattedMessage()).isEqualTo("first line");
+				assertThat(event.getMDCPropertyMap()).containsEntry(io.fiberjvm.LogKeys.PROCESS, talker.jobId())
+						.containsEntry(io.fiberjvm.LogKeys.RUN, fiber.runId());
+			});
+			hold.put("done").block(LONG);
+			talker.join().block(LONG);
+		}
+		finally {
+			children.detachAppender(seen);
+		}
 	}
 }

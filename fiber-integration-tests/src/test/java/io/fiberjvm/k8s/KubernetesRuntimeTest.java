@@ -35,14 +35,17 @@ class KubernetesRuntimeTest implements RuntimeContract {
 	}
 
 	@Override
-	public Fiber openFiber() {
-		Fiber fiber = Fiber.builder().backend("kubernetes")
+	public Fiber openFiber(java.util.Map<String, String> settings) {
+		io.fiberjvm.FiberBuilder builder = Fiber.builder().backend("kubernetes")
 				.set("kubeconfig", cluster.kubeconfig().toString())
 				.set("namespace", ns)
 				.set("image", "fiber-test:1")
 				// The node agent runs pods on this machine.
-				.set("host", "127.0.0.1")
-				.open();
+				.set("host", "127.0.0.1");
+		for (var setting : settings.entrySet()) {
+			builder = builder.set(setting.getKey(), setting.getValue());
+		}
+		Fiber fiber = builder.open();
 		fibers.add(fiber);
 		return fiber;
 	}
@@ -84,5 +87,27 @@ class KubernetesRuntimeTest implements RuntimeContract {
 		await().atMost(Duration.ofSeconds(60)).until(() -> cluster.client().pods().inNamespace(ns).list().getItems().isEmpty()
 				&& cluster.agent().runningPods() == 0);
 		assertThat(cluster.client().secrets().inNamespace(ns).withName(RunSecret.name(fiber.runId())).get()).isNull();
+	}
+
+	@Test
+	void fiberPsListsTheRunsPoolAndItsWorkersWithThePodHostingThemUntilTheRunCloses() {
+		Fiber fiber = openFiber();
+		io.fiberjvm.pool.FiberPool pool = fiber.pool(2).name("crunch").workersPerProcess(2).open();
+		await().atMost(LONG).until(() -> pool.stats().workers() == 2);
+		String pod = pool.workers().get(0).jobId();
+		await().atMost(LONG).untilAsserted(() -> {
+			java.io.StringWriter out = new java.io.StringWriter();
+			int code = io.fiberjvm.k8s.cli.FiberCli.execute(new String[] {"ps", "--kubeconfig", cluster.kubeconfig().toString(),
+					"-n", ns}, new java.io.PrintWriter(out, true), new java.io.PrintWriter(out, true));
+			assertThat(code).as(out.toString()).isZero();
+			List<String> lines = out.toString().lines().toList();
+			assertThat(lines).anyMatch(l -> l.startsWith(pod) && l.contains(" job ") && l.contains("running"));
+			assertThat(lines).anyMatch(l -> l.startsWith("crunch ") && l.contains(" pool ") && l.contains("2 of 2 working"));
+			assertThat(lines).filteredOn(l -> l.contains(" worker ") && l.contains(" " + pod + " ") && l.contains("working"))
+					.hasSize(2);
+		});
+		assertThat(cluster.client().configMaps().inNamespace(ns).withName("fiber-status-" + fiber.runId()).get()).isNotNull();
+		fiber.close();
+		assertThat(cluster.client().configMaps().inNamespace(ns).withName("fiber-status-" + fiber.runId()).get()).isNull();
 	}
 }

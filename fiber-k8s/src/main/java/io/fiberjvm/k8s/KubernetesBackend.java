@@ -27,9 +27,10 @@ import io.fiberjvm.worker.WorkerRoutes;
  * <p>One informer on this backend's pods (selected by the {@value #BACKEND_LABEL} label) drives every
  * job's status: nothing is polled per pod. The run's secret goes into a Kubernetes Secret made with the
  * first pod and read by pods through a {@code secretKeyRef}. Terminating a job deletes its pod with the
- * grace period; closing the backend deletes every pod it made and the Secret. When this runtime runs in
- * a pod ({@code pod-name}), that pod owns the jobs' pods and the Secret, so the cluster's garbage
- * collector removes them if the runtime dies without closing.
+ * grace period; closing the backend deletes every pod it made, the Secret and the run's status
+ * ConfigMap ({@link RunStatusMap}). When this runtime runs in a pod ({@code pod-name}), that pod owns the
+ * jobs' pods, the Secret and the ConfigMap, so the cluster's garbage collector removes them if the
+ * runtime dies without closing.
  */
 public final class KubernetesBackend implements Backend {
 
@@ -67,6 +68,9 @@ public final class KubernetesBackend implements Backend {
 	private final Mono<Pod> parent;
 	private SharedIndexInformer<Pod> informer;
 	private boolean closed;
+	/** The run's status ConfigMap once made; guarded by {@code publishing}. */
+	private String statusMap;
+	private final Object publishing = new Object();
 	private volatile boolean madePods;
 
 	/**
@@ -175,6 +179,44 @@ public final class KubernetesBackend implements Backend {
 			lastSeen.remove(spec.name());
 		});
 		return job;
+	}
+
+	/**
+	 * Keeps the run's status in its ConfigMap ({@link RunStatusMap}) once this backend has made pods; the
+	 * first call creates it, later ones replace its data. Nothing after close, which deletes it.
+	 */
+	@Override
+	public void publishStatus(io.fiberjvm.RunStatus status) {
+		Objects.requireNonNull(status, "status");
+		// A lock of its own: a slow API call here must not hold up starting jobs; close waits for it.
+		synchronized (publishing) {
+			synchronized (this) {
+				if (closed || !madePods) {
+					return;
+				}
+			}
+			publish(status);
+		}
+	}
+
+	private void publish(io.fiberjvm.RunStatus status) {
+		Pod owner = parent.block(Duration.ofSeconds(30));
+		io.fabric8.kubernetes.api.model.ConfigMap map = RunStatusMap.of(settings.namespace(), status,
+				owner == null || owner.getMetadata() == null ? null : owner);
+		try {
+			if (statusMap == null) {
+				client().configMaps().inNamespace(settings.namespace()).resource(map).create();
+				statusMap = map.getMetadata().getName();
+			}
+			else {
+				client().configMaps().inNamespace(settings.namespace()).withName(statusMap)
+						.edit(current -> new io.fabric8.kubernetes.api.model.ConfigMapBuilder(current).withData(map.getData()).build());
+			}
+		}
+		catch (KubernetesClientException e) {
+			throw new FiberException("the Kubernetes API refused the run's status ConfigMap " + map.getMetadata().getName()
+					+ " in namespace " + settings.namespace() + ": " + describe(e), e);
+		}
 	}
 
 	/** Creates the run's Secret once per run: the first pod of a run waits for it. */
@@ -310,6 +352,18 @@ public final class KubernetesBackend implements Backend {
 		}
 		catch (KubernetesClientException e) {
 			failures.add("its pods (label " + BACKEND_LABEL + "=" + instance + "): " + describe(e));
+		}
+		String made;
+		synchronized (publishing) {
+			made = statusMap;
+		}
+		if (made != null) {
+			try {
+				client().configMaps().inNamespace(settings.namespace()).withName(made).delete();
+			}
+			catch (KubernetesClientException e) {
+				failures.add("ConfigMap " + made + ": " + describe(e));
+			}
 		}
 		for (String secret : createdSecrets) {
 			try {

@@ -1,5 +1,9 @@
 package io.fiberjvm.k8s;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.OptionalLong;
@@ -7,7 +11,9 @@ import java.util.OptionalLong;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.LogWatch;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.FluxSink;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
@@ -25,6 +31,10 @@ import io.fiberjvm.backend.JobStatusFeed;
 final class KubernetesJob implements Job {
 
 	private static final Duration LOG_READ_LIMIT = Duration.ofSeconds(60);
+	/** How long a followed log whose stream ended waits for the pod to end before it opens the stream again. */
+	private static final Duration FOLLOW_END_WAIT = Duration.ofSeconds(10);
+	/** Failed attempts in a row, with no line between them, after which following gives up. */
+	private static final int FOLLOW_ATTEMPTS = 3;
 
 	private final JobSpec spec;
 	private final String namespace;
@@ -126,6 +136,75 @@ final class KubernetesJob implements Job {
 						+ namespace + " did not come within " + LOG_READ_LIMIT.toSeconds() + " s")))
 				// Splitting drops only the empty string after the last newline.
 				.flatMapIterable(text -> text.isEmpty() ? java.util.List.of() : Arrays.asList(text.split("\r?\n")));
+	}
+
+	/**
+	 * The container's output as it is written, through {@code pods/log?follow=true} once the pod runs, read
+	 * on a daemon thread of its own (a pod may run for days). A stream that breaks while the pod still runs
+	 * is opened again and the lines already delivered are skipped; a pod that ended before it was seen
+	 * running hands over its output whole.
+	 */
+	@Override
+	public Flux<String> follow() {
+		return statuses().filter(s -> s.phase() == JobStatus.Phase.RUNNING || s.isTerminal()).next()
+				.flatMapMany(seen -> seen.isTerminal() ? logs() : Flux.<String>create(sink -> {
+					java.util.concurrent.atomic.AtomicReference<LogWatch> open = new java.util.concurrent.atomic.AtomicReference<>();
+					Thread reader = new Thread(() -> stream(sink, open), "fiber-pod-log-" + spec.name());
+					reader.setDaemon(true);
+					sink.onDispose(() -> {
+						reader.interrupt();
+						LogWatch watch = open.get();
+						if (watch != null) {
+							watch.close();
+						}
+					});
+					reader.start();
+				}, FluxSink.OverflowStrategy.BUFFER));
+	}
+
+	private void stream(FluxSink<String> sink, java.util.concurrent.atomic.AtomicReference<LogWatch> open) {
+		long delivered = 0;
+		int failures = 0;
+		while (!sink.isCancelled()) {
+			long skip = delivered;
+			try (LogWatch watch = client.pods().inNamespace(namespace).withName(spec.name()).inContainer(PodTemplate.CONTAINER)
+					.watchLog()) {
+				open.set(watch);
+				BufferedReader lines = new BufferedReader(new InputStreamReader(watch.getOutput(), StandardCharsets.UTF_8));
+				String line;
+				while ((line = lines.readLine()) != null) {
+					if (skip > 0) {
+						skip--;
+						continue;
+					}
+					sink.next(line);
+					delivered++;
+					failures = 0;
+				}
+			}
+			catch (IOException | KubernetesClientException e) {
+				if (sink.isCancelled()) {
+					return;
+				}
+				if (++failures >= FOLLOW_ATTEMPTS) {
+					sink.error(new FiberException("cannot follow the logs of pod " + spec.name() + " in namespace " + namespace + ": "
+							+ (e instanceof KubernetesClientException k ? KubernetesBackend.describe(k) : e.toString()), e));
+					return;
+				}
+			}
+			// The stream ended: the container has (its pod ends soon after), or the connection broke and the pod goes on.
+			boolean ended;
+			try {
+				ended = onTerminal().map(end -> true).timeout(FOLLOW_END_WAIT, Mono.just(false)).blockOptional().orElse(true);
+			}
+			catch (RuntimeException interrupted) {
+				return;
+			}
+			if (ended) {
+				sink.complete();
+				return;
+			}
+		}
 	}
 
 	@Override

@@ -29,7 +29,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * The role shipped in {@code src/main/k8s/rbac.yaml} is enough for the backend, and no more: a master
  * pod acting as the {@code fiber} service account (with a token the API server issues for it, RBAC on)
- * runs, watches, reads the logs of and deletes its jobs, but cannot read Secrets or touch another namespace.
+ * runs, watches, reads the logs of and deletes its jobs, keeps the run's status ConfigMap, but cannot read
+ * Secrets or touch another namespace.
  */
 @ExtendWith(TestCluster.Resolver.class)
 class RbacTest {
@@ -68,6 +69,14 @@ class RbacTest {
 					.block(LIMIT);
 			sleeper.statuses().filter(s -> s.phase() == JobStatus.Phase.RUNNING).next().block(LIMIT);
 			sleeper.terminate().block(LIMIT);
+			// The run's status for fiber ps, kept in a ConfigMap the master pod owns.
+			io.fiberjvm.RunStatus status = new io.fiberjvm.RunStatus("rbac", 1, "kubernetes", "2026-01-01T00:00:00Z", List.of(),
+					List.of(new io.fiberjvm.RunStatus.Pool("p", 1, List.of())));
+			backend.publishStatus(status);
+			backend.publishStatus(new io.fiberjvm.RunStatus("rbac", 1, "kubernetes", "2026-01-01T00:00:00Z", List.of(), List.of()));
+			var map = admin.configMaps().inNamespace(ns).withName(RunStatusMap.name("rbac")).get();
+			assertThat(RunStatusMap.read(map).pools()).isEmpty();
+			assertThat(map.getMetadata().getOwnerReferences()).singleElement().satisfies(owner -> assertThat(owner.getName()).isEqualTo("master"));
 
 			// Nothing more: no Secret can be read, no other namespace touched.
 			assertThatThrownBy(() -> master.secrets().inNamespace(ns).withName(RunSecret.name("rbac")).get())
@@ -83,6 +92,7 @@ class RbacTest {
 			await().atMost(LIMIT).until(() -> admin.pods().inNamespace(ns).withLabel(KubernetesBackend.BACKEND_LABEL).list()
 					.getItems().isEmpty());
 			assertThat(admin.secrets().inNamespace(ns).withName(RunSecret.name("rbac")).get()).isNull();
+			assertThat(admin.configMaps().inNamespace(ns).withName(RunStatusMap.name("rbac")).get()).isNull();
 		}
 		finally {
 			admin.pods().inNamespace(ns).withGracePeriod(0).delete();

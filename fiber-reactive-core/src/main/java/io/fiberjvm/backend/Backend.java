@@ -22,6 +22,15 @@ public interface Backend extends AutoCloseable {
 		return true;
 	}
 
+	/**
+	 * Publishes a run's status where this backend's tools read it ({@code fiber ps} on a cluster). A
+	 * program's runtime calls it off the caller's threads each time the status changes, at most once a
+	 * second, while it is open; a failure is the runtime's to report. The local backend has nothing to
+	 * do: {@code fiber ps --local} reads the runs directory.
+	 */
+	default void publishStatus(io.fiberjvm.RunStatus status) {
+	}
+
 	/** Starts a job; emits once the backend has accepted it. */
 	Mono<Job> create(JobSpec spec);
 

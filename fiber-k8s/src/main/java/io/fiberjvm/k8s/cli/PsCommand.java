@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import picocli.CommandLine.Command;
@@ -25,13 +26,16 @@ import io.fiberjvm.RunStatus;
 import io.fiberjvm.backend.JobStatus;
 import io.fiberjvm.k8s.MasterPod;
 import io.fiberjvm.k8s.PodStatuses;
+import io.fiberjvm.k8s.RunStatusMap;
 
 /**
- * {@code fiber ps}: the master pods of programs and the pods of their job-backed processes; with
- * {@code --local}, the runs on this machine with their processes, pools and workers.
+ * {@code fiber ps}: the master pods of programs, the pods of their job-backed processes, and their pools
+ * and pool workers (from each run's {@link RunStatusMap}); with {@code --local}, the runs on this machine
+ * with their processes, pools and workers.
  */
 @Command(name = "ps", mixinStandardHelpOptions = true,
-		description = {"Lists programs' master pods and their job pods: name, kind, parent, status, exit code and age.",
+		description = {"Lists programs' master pods, their job pods (name, kind, parent, status, exit code, age), and their "
+				+ "pools with each pool worker and the pod hosting it.",
 				"With --local: the runs on this machine (from the runs directory), their processes, pools and pool workers."})
 final class PsCommand implements Callable<Integer> {
 
@@ -75,9 +79,36 @@ final class PsCommand implements Callable<Integer> {
 			rows.add(new String[] {"NAME", "KIND", "PARENT", "STATUS", "EXIT", "AGE"});
 			pods.values().stream().sorted(Comparator.comparing((Pod p) -> p.getMetadata().getCreationTimestamp())
 					.thenComparing(p -> p.getMetadata().getName())).forEach(p -> rows.add(row(p)));
+			var statuses = run == null ? client.configMaps().inNamespace(namespace).withLabel(RunStatusMap.LABEL)
+					: client.configMaps().inNamespace(namespace).withLabel(RunStatusMap.LABEL).withLabel("fiber-run", run);
+			statuses.list().getItems().stream().sorted(Comparator.comparing(m -> m.getMetadata().getCreationTimestamp()))
+					.forEach(map -> poolRows(map, rows));
 			print(out, rows);
 		}
 		return 0;
+	}
+
+	/** A row per pool of the run the ConfigMap describes, each followed by a row per worker, named by the pod hosting it. */
+	private static void poolRows(ConfigMap map, List<String[]> rows) {
+		RunStatus status;
+		try {
+			status = RunStatusMap.read(map);
+		}
+		catch (IllegalArgumentException unreadable) {
+			rows.add(new String[] {map.getMetadata().getName(), "status", "-", "unreadable: " + unreadable.getMessage(), "-", "-"});
+			return;
+		}
+		String parent = map.getMetadata().getLabels().getOrDefault("fiber-parent", "run-" + status.run());
+		Map<String, String> podOf = new LinkedHashMap<>();
+		status.processes().forEach(p -> podOf.put(p.name(), p.job()));
+		for (RunStatus.Pool pool : status.pools()) {
+			long working = pool.workers().stream().filter(w -> w.state().equals("working")).count();
+			rows.add(new String[] {pool.name(), "pool", parent, working + " of " + pool.target() + " working", "-", "-"});
+			for (RunStatus.Worker worker : pool.workers()) {
+				rows.add(new String[] {worker.name(), "worker", podOf.getOrDefault(worker.process(), worker.process()), worker.state(),
+						"-", "-"});
+			}
+		}
 	}
 
 	/** One row per run's master, process, pool and pool worker. */
