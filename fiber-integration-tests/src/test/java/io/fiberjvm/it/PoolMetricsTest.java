@@ -193,6 +193,11 @@ class PoolMetricsTest extends FiberPerTest {
 			assertThat(registry.get("fiber.manager.calls.pending").tag("manager", "tallies").gauge().value()).isZero();
 			assertThat(registry.get("fiber.manager.call.latency").tag("manager", "tallies").timer().count()).isEqualTo(12);
 
+			// A proxy's answer is a sequence named for Reactor's metrics, tagged with the manager and method.
+			counter.add(11).tap(reactor.core.observability.micrometer.Micrometer.metrics(registry)).block(LONG);
+			assertThat(registry.get("fiber.manager.call.flow.duration").tag("manager", "tallies").tag("method", "add").timer().count())
+					.isEqualTo(1);
+
 			// Calls on shared objects, from a child and from here, counted where they are served.
 			io.fiberjvm.manager.SharedCounter shared = manager.counter("hits");
 			fiber.process(() -> {
@@ -211,10 +216,28 @@ class PoolMetricsTest extends FiberPerTest {
 					.totalTime(java.util.concurrent.TimeUnit.NANOSECONDS)).isPositive();
 			assertThat(manager.stats().sharedCalls()).isEqualTo(26);
 			// Proxy calls are counted on their own.
-			assertThat(manager.stats().calls()).isEqualTo(12);
+			assertThat(manager.stats().calls()).isEqualTo(13);
 		}
 		finally {
 			manager.close();
 		}
+	}
+
+	@Test
+	void reactorsOwnMetricsNameAPoolsMapAndAQueuesReceiveAfterThem() {
+		FiberPool pool = fiber.pool(1).name("tapped").open();
+		List<Integer> results = pool.map((FiberFunction<Integer, Integer>) x -> x + 1, Flux.range(0, 50))
+				.tap(reactor.core.observability.micrometer.Micrometer.metrics(registry)).collectList().block(LONG);
+		assertThat(results).hasSize(50);
+		// The sequence's name is the meters' prefix; its tag names the pool.
+		assertThat(registry.get("fiber.pool.map.flow.duration").tag("pool", "tapped").tag("status", "completed").timer().count())
+				.isEqualTo(1);
+		assertThat(registry.get("fiber.pool.map.onNext.delay").tag("pool", "tapped").timer().count()).isEqualTo(50);
+
+		io.fiberjvm.queue.FiberQueue<String> queue = fiber.queue(String.class);
+		queue.send(Flux.just("a", "b", "c")).block(LONG);
+		assertThat(queue.receive().tap(reactor.core.observability.micrometer.Micrometer.metrics(registry)).take(3).collectList()
+				.block(LONG)).containsExactly("a", "b", "c");
+		assertThat(registry.get("fiber.queue.receive.onNext.delay").tag("queue", queue.id()).timer().count()).isEqualTo(3);
 	}
 }

@@ -30,6 +30,11 @@ final class ProcessPool implements FiberPool {
 	static final int WINDOW = 8192;
 	/** Items asked of the caller's publisher at a time. */
 	static final int INPUT_BATCH = 256;
+	/**
+	 * The tag naming the pool on the sequences its operations return, which are named
+	 * {@code fiber.pool.<operation>}: Reactor's metrics ({@code tap(Micrometer.metrics(registry))}) use both.
+	 */
+	static final String POOL_TAG = "pool";
 
 	private final PoolCore core;
 	private final boolean idempotent;
@@ -68,7 +73,7 @@ final class ProcessPool implements FiberPool {
 		return call("apply", () -> {
 			ShippedFunction shipped = core.ship(fn, fn.getClass());
 			return task(shipped, arg, new TaskName("apply", -1, shipped));
-		}).map(value -> (R) value).publishOn(Schedulers.boundedElastic());
+		}).map(value -> (R) value).publishOn(Schedulers.boundedElastic()).name("fiber.pool.apply").tag(POOL_TAG, core.name());
 	}
 
 	@Override
@@ -78,7 +83,7 @@ final class ProcessPool implements FiberPool {
 
 	@Override
 	public <T, R> Flux<R> map(FiberFunction<? super T, ? extends R> fn, Publisher<? extends T> items) {
-		return this.<T, R>mapResults(fn, items).map(TaskResult::value);
+		return this.<T, R>mapResults(fn, items).map(TaskResult::value).name("fiber.pool.map");
 	}
 
 	@Override
@@ -105,14 +110,14 @@ final class ProcessPool implements FiberPool {
 					.flatMap(item -> element(shipped, item.getT2(), item.getT1(), "mapUnordered"), WINDOW)
 					.map(value -> (R) value)
 					.doFinally(signal -> core.callEnded());
-		}).publishOn(Schedulers.boundedElastic());
+		}).publishOn(Schedulers.boundedElastic()).name("fiber.pool.mapUnordered").tag(POOL_TAG, core.name());
 	}
 
 	@Override
 	public <T, R> Flux<TaskResult<R>> mapResults(FiberFunction<? super T, ? extends R> fn, Publisher<? extends T> items) {
 		Objects.requireNonNull(fn, "fn");
 		Objects.requireNonNull(items, "items");
-		return mapping(core.shipLater(fn, fn.getClass()), items, "map");
+		return this.<T, R>mapping(core.shipLater(fn, fn.getClass()), items, "map").name("fiber.pool.mapResults").tag(POOL_TAG, core.name());
 	}
 
 	@Override
@@ -127,7 +132,7 @@ final class ProcessPool implements FiberPool {
 		Objects.requireNonNull(pairs, "pairs");
 		Flux<Object[]> arguments = Flux.from(pairs).map(pair -> new Object[] {pair.getT1(), pair.getT2()});
 		return this.<Object[], R>mapping(() -> core.shipPair(fn, new Spread(fn)), arguments, "starmap")
-				.map(result -> ((TaskResult<R>) result).value());
+				.map(result -> ((TaskResult<R>) result).value()).name("fiber.pool.starmap").tag(POOL_TAG, core.name());
 	}
 
 	@Override

@@ -15,6 +15,12 @@ final class QueueHandle<T> implements FiberQueue<T> {
 
 	private static final long serialVersionUID = 1L;
 
+	/**
+	 * The tag naming the queue (its id) on the sequences its operations return, which are named
+	 * {@code fiber.queue.<operation>}: Reactor's metrics ({@code tap(Micrometer.metrics(registry))}) use both.
+	 */
+	static final String QUEUE_TAG = "queue";
+
 	/** Items per batch on the wire, at most. */
 	static final int BATCH_ITEMS = 512;
 
@@ -47,18 +53,18 @@ final class QueueHandle<T> implements FiberQueue<T> {
 
 	@Override
 	public Mono<Void> put(T item) {
-		return Mono.fromCallable(() -> encode(item)).flatMap(channel::put);
+		return Mono.fromCallable(() -> encode(item)).flatMap(channel::put).name("fiber.queue.put").tag(QUEUE_TAG, id());
 	}
 
 	@Override
 	public Mono<Void> send(Publisher<? extends T> items) {
 		int batchBytes = Math.max(1024, Math.min(256 * 1024, context.maxFrameSize() / 2));
-		return Sender.send(channel, items, this::encode, BATCH_ITEMS, batchBytes);
+		return Sender.send(channel, items, this::encode, BATCH_ITEMS, batchBytes).name("fiber.queue.send").tag(QUEUE_TAG, id());
 	}
 
 	@Override
 	public Mono<T> take() {
-		return receive(1).next();
+		return receive(1).next().name("fiber.queue.take");
 	}
 
 	@Override
@@ -73,7 +79,7 @@ final class QueueHandle<T> implements FiberQueue<T> {
 
 	@Override
 	public Flux<T> receive(int prefetch, Scheduler scheduler) {
-		return Receiver.receive(channel, prefetch, scheduler, this::decode);
+		return Receiver.receive(channel, prefetch, scheduler, this::decode).name("fiber.queue.receive").tag(QUEUE_TAG, id());
 	}
 
 	@Override
@@ -83,7 +89,8 @@ final class QueueHandle<T> implements FiberQueue<T> {
 
 	@Override
 	public Flux<Delivery<T>> receiveManualAck(int prefetch, Scheduler scheduler) {
-		return Receiver.receiveManualAck(channel, prefetch, scheduler, this::decode);
+		return Receiver.receiveManualAck(channel, prefetch, scheduler, this::decode).name("fiber.queue.receiveManualAck")
+				.tag(QUEUE_TAG, id());
 	}
 
 	@Override
