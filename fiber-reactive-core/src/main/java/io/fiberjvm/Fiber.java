@@ -80,9 +80,9 @@ public final class Fiber implements AutoCloseable {
 	private final Sinks.Empty<Void> onClose = Sinks.empty();
 	private volatile TransportServer bound;
 	/** Where this run's status is kept for {@code fiber ps --local}; null for a runtime that joined a run. */
-	private final Path runsDir;
 	private final String openedAt = java.time.Instant.now().toString();
 	private reactor.core.Disposable statusWriter;
+	private final RunStatusWriter statusFiles;
 	private final String name;
 	private final QueueService queues;
 	private final PoolService pools = new PoolService();
@@ -132,40 +132,14 @@ public final class Fiber implements AutoCloseable {
 				})
 				// A failed bind (say, a fixed port in use) is tried again next time, not remembered.
 				.cache(s -> Duration.ofMillis(Long.MAX_VALUE), error -> Duration.ZERO, () -> Duration.ZERO);
-		this.runsDir = name != null ? null : RunStatus.directory(config);
-		if (runsDir != null) {
-			// Looked at once a second off the caller's threads, written (and published by the backend) only when it
-			// changed; a failure is logged once and writing goes on.
-			AtomicBoolean warned = new AtomicBoolean();
-			AtomicBoolean publishWarned = new AtomicBoolean();
-			byte[][] written = {null};
+		if (name == null) {
+			// A program's runtime (not one a child joins) keeps its run's status for fiber ps, looked at once a second.
+			statusFiles = new RunStatusWriter(RunStatus.directory(config), runId, backend, this::status);
 			statusWriter = Flux.interval(Duration.ZERO, Duration.ofSeconds(1), reactor.core.scheduler.Schedulers.boundedElastic())
-					.subscribe(tick -> {
-						RunStatus now = status();
-						byte[] json = now.toJson();
-						if (java.util.Arrays.equals(json, written[0])) {
-							return;
-						}
-						written[0] = json;
-						try {
-							RunStatus.write(runsDir, runId, json);
-						}
-						catch (java.io.IOException | RuntimeException e) {
-							if (warned.compareAndSet(false, true)) {
-								log.warn("cannot write the run's status to {} (fiber ps --local will not list run {}): {}", runsDir, runId,
-										e.toString());
-							}
-						}
-						try {
-							backend.publishStatus(now);
-						}
-						catch (RuntimeException e) {
-							if (publishWarned.compareAndSet(false, true)) {
-								log.warn("the {} backend cannot publish the run's status (fiber ps will not show run {}'s pools): {}",
-										backend.name(), runId, e.toString());
-							}
-						}
-					});
+					.subscribe(tick -> statusFiles.tick());
+		}
+		else {
+			statusFiles = null;
 		}
 	}
 
@@ -657,12 +631,7 @@ public final class Fiber implements AutoCloseable {
 	private void stopStatus() {
 		if (statusWriter != null) {
 			statusWriter.dispose();
-			try {
-				java.nio.file.Files.deleteIfExists(RunStatus.fileIn(runsDir, runId));
-			}
-			catch (java.io.IOException e) {
-				log.debug("could not delete the run's status file: {}", e.toString());
-			}
+			statusFiles.delete();
 		}
 	}
 

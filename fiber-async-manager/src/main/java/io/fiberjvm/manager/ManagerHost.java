@@ -159,8 +159,11 @@ final class ManagerHost implements FiberRunnable {
 		catch (InterruptedException e) {
 			Thread.currentThread().interrupt();
 		}
-		reports.dispose();
-		threads.shutdownNow();
+		finally {
+			// Calls served in the session's last second are not reported: the session they would go up is over.
+			reports.dispose();
+			threads.shutdownNow();
+		}
 		if (failure[0] != null) {
 			throw new IllegalStateException("the manager's session ended with an error: " + failure[0].getMessage(), failure[0]);
 		}

@@ -239,5 +239,8 @@ class PoolMetricsTest extends FiberPerTest {
 		assertThat(queue.receive().tap(reactor.core.observability.micrometer.Micrometer.metrics(registry)).take(3).collectList()
 				.block(LONG)).containsExactly("a", "b", "c");
 		assertThat(registry.get("fiber.queue.receive.onNext.delay").tag("queue", queue.id()).timer().count()).isEqualTo(3);
+		queue.put("d").block(LONG);
+		assertThat(queue.take().tap(reactor.core.observability.micrometer.Micrometer.metrics(registry)).block(LONG)).isEqualTo("d");
+		assertThat(registry.get("fiber.queue.take.flow.duration").tag("queue", queue.id()).timer().count()).isEqualTo(1);
 	}
 }

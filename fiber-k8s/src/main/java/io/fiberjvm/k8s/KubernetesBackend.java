@@ -69,7 +69,7 @@ public final class KubernetesBackend implements Backend {
 	private SharedIndexInformer<Pod> informer;
 	private boolean closed;
 	/** The run's status ConfigMap once made; guarded by {@code publishing}. */
-	private String statusMap;
+	private String statusMapName;
 	private final Object publishing = new Object();
 	private volatile boolean madePods;
 
@@ -204,18 +204,47 @@ public final class KubernetesBackend implements Backend {
 		io.fabric8.kubernetes.api.model.ConfigMap map = RunStatusMap.of(settings.namespace(), status,
 				owner == null || owner.getMetadata() == null ? null : owner);
 		try {
-			if (statusMap == null) {
-				client().configMaps().inNamespace(settings.namespace()).resource(map).create();
-				statusMap = map.getMetadata().getName();
+			if (statusMapName == null) {
+				create(map, status);
+				statusMapName = map.getMetadata().getName();
 			}
 			else {
-				client().configMaps().inNamespace(settings.namespace()).withName(statusMap)
+				client().configMaps().inNamespace(settings.namespace()).withName(statusMapName)
 						.edit(current -> new io.fabric8.kubernetes.api.model.ConfigMapBuilder(current).withData(map.getData()).build());
 			}
 		}
 		catch (KubernetesClientException e) {
 			throw new FiberException("the Kubernetes API refused the run's status ConfigMap " + map.getMetadata().getName()
 					+ " in namespace " + settings.namespace() + ": " + describe(e), e);
+		}
+	}
+
+	/**
+	 * Creates the status ConfigMap; one that exists already is taken over if it holds this run's status
+	 * (an earlier create that timed out after the server made it), and refused otherwise.
+	 */
+	private void create(io.fabric8.kubernetes.api.model.ConfigMap map, io.fiberjvm.RunStatus status) {
+		try {
+			client().configMaps().inNamespace(settings.namespace()).resource(map).create();
+		}
+		catch (KubernetesClientException e) {
+			if (e.getCode() != 409) {
+				throw e;
+			}
+			io.fabric8.kubernetes.api.model.ConfigMap there = client().configMaps().inNamespace(settings.namespace())
+					.withName(map.getMetadata().getName()).get();
+			io.fiberjvm.RunStatus held;
+			try {
+				held = there == null ? null : RunStatusMap.read(there);
+			}
+			catch (IllegalArgumentException unreadable) {
+				held = null;
+			}
+			if (held == null || !held.started().equals(status.started()) || held.pid() != status.pid()) {
+				throw new FiberException("a ConfigMap named " + map.getMetadata().getName() + " already exists in namespace "
+						+ settings.namespace() + " but this run did not make it (left by an earlier run?); delete it so that "
+						+ "fiber ps shows this run's pools", e);
+			}
 		}
 	}
 
@@ -355,7 +384,7 @@ public final class KubernetesBackend implements Backend {
 		}
 		String made;
 		synchronized (publishing) {
-			made = statusMap;
+			made = statusMapName;
 		}
 		if (made != null) {
 			try {

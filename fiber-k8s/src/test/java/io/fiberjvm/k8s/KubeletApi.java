@@ -44,6 +44,7 @@ final class KubeletApi implements AutoCloseable {
 	}
 
 	private final Pods pods;
+	private final java.util.Set<Socket> logStreams = java.util.concurrent.ConcurrentHashMap.newKeySet();
 	private final ServerSocket server;
 	private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
 		Thread t = new Thread(r, "kubelet-api");
@@ -99,7 +100,15 @@ final class KubeletApi implements AutoCloseable {
 				return;
 			}
 			if (parts[1].equals("containerLogs")) {
-				logs(out, pod, "true".equals(first(query, "follow")));
+				String since = first(query, "sinceTime");
+				logStreams.add(socket);
+				try {
+					logs(out, pod, "true".equals(first(query, "follow")), "true".equals(first(query, "timestamps")),
+							since == null ? null : java.time.Instant.parse(since));
+				}
+				finally {
+					logStreams.remove(socket);
+				}
 			}
 			else {
 				exec(in, out, headers, pod, query);
@@ -110,30 +119,60 @@ final class KubeletApi implements AutoCloseable {
 		}
 	}
 
-	private static void logs(OutputStream out, NodeAgent.RunningPod pod, boolean follow) throws IOException {
+	/**
+	 * The container's log from the stored, stamped lines: with their instants or without, from
+	 * {@code since} on, and (following) as it grows until the container has ended.
+	 */
+	private static void logs(OutputStream out, NodeAgent.RunningPod pod, boolean follow, boolean timestamps, java.time.Instant since)
+			throws IOException {
 		out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
 		try (InputStream log = Files.newInputStream(pod.log())) {
+			ByteArrayOutputStream line = new ByteArrayOutputStream();
 			byte[] buffer = new byte[8192];
+			boolean lastLook = false;
 			while (true) {
 				int n = log.read(buffer);
 				if (n > 0) {
-					out.write(buffer, 0, n);
+					for (int i = 0; i < n; i++) {
+						if (buffer[i] == '\n') {
+							String stamped = line.toString(StandardCharsets.UTF_8);
+							line.reset();
+							if (since == null || !ContainerLog.instantOf(stamped).isBefore(since)) {
+								out.write(((timestamps ? stamped : ContainerLog.textOf(stamped)) + "\n").getBytes(StandardCharsets.UTF_8));
+							}
+						}
+						else {
+							line.write(buffer[i]);
+						}
+					}
 					out.flush();
 					continue;
 				}
+				if (lastLook) {
+					return;
+				}
 				if (!follow || !pod.process().isAlive()) {
 					// One last read after the exit, then the stream ends.
-					while ((n = log.read(buffer)) > 0) {
-						out.write(buffer, 0, n);
-					}
-					out.flush();
-					return;
+					lastLook = true;
+					continue;
 				}
 				pod.process().waitFor(50, TimeUnit.MILLISECONDS);
 			}
 		}
 		catch (InterruptedException e) {
 			Thread.currentThread().interrupt();
+		}
+	}
+
+	/** Cuts every log stream being served. */
+	void breakLogStreams() {
+		for (Socket socket : logStreams) {
+			try {
+				socket.close();
+			}
+			catch (IOException ignored) {
+				// closed already
+			}
 		}
 	}
 

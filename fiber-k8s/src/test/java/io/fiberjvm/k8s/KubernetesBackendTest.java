@@ -163,4 +163,18 @@ class KubernetesBackendTest implements BackendContract {
 				.isInstanceOf(FiberException.class)
 				.hasMessageContaining("no-such-namespace");
 	}
+
+	@Test
+	void aFollowedLogThatBreaksGoesOnWhereItStoppedAndEndsWithTheWholeOutputOnce() throws Exception {
+		Backend backend = openBackend();
+		Job job = backend.create(job("for i in $(seq 1 60); do echo line $i; sleep 0.05; done")).block(LIMIT);
+		List<String> seen = new CopyOnWriteArrayList<>();
+		java.util.concurrent.CompletableFuture<List<String>> all = job.follow().doOnNext(seen::add).collectList().toFuture();
+		await().atMost(LIMIT).until(() -> seen.size() >= 10);
+		cluster.agent().breakLogStreams();
+		await().atMost(LIMIT).until(() -> seen.size() >= 30);
+		cluster.agent().breakLogStreams();
+		assertThat(all.get(LIMIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS))
+				.containsExactlyElementsOf(java.util.stream.IntStream.rangeClosed(1, 60).mapToObj(i -> "line " + i).toList());
+	}
 }

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -218,7 +219,7 @@ final class NodeAgent implements AutoCloseable {
 		Path log = dir.resolve(key(pod).replace('/', '_') + ".log");
 		Process process;
 		try {
-			builder.redirectErrorStream(true).redirectOutput(log.toFile());
+			builder.redirectErrorStream(true);
 			process = builder.start();
 		}
 		catch (IOException | RuntimeException e) {
@@ -239,7 +240,10 @@ final class NodeAgent implements AutoCloseable {
 					.withNewState().withNewRunning().withStartedAt(started).endRunning().endState().build()));
 			return p;
 		});
-		process.onExit().thenRun(() -> events.execute(() -> exited(pod, container, process, started)));
+		// The exit is reported once the output is all in the log (a child the container left behind may hold it open).
+		CompletableFuture<Void> logged = ContainerLog.capture(process.getInputStream(), log);
+		process.onExit().thenCompose(p -> logged.completeOnTimeout(null, 2, TimeUnit.SECONDS))
+				.thenRun(() -> events.execute(() -> exited(pod, container, process, started)));
 	}
 
 	/**
@@ -422,6 +426,11 @@ final class NodeAgent implements AutoCloseable {
 
 	private static String key(Pod pod) {
 		return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+	}
+
+	/** Cuts every log stream being served, as a connection lost between the API server and a kubelet does. */
+	void breakLogStreams() {
+		kubeletApi.breakLogStreams();
 	}
 
 	/** Kills every process, stops watching and serving, and removes the node. */

@@ -82,14 +82,18 @@ final class PsCommand implements Callable<Integer> {
 			var statuses = run == null ? client.configMaps().inNamespace(namespace).withLabel(RunStatusMap.LABEL)
 					: client.configMaps().inNamespace(namespace).withLabel(RunStatusMap.LABEL).withLabel("fiber-run", run);
 			statuses.list().getItems().stream().sorted(Comparator.comparing(m -> m.getMetadata().getCreationTimestamp()))
-					.forEach(map -> poolRows(map, rows));
+					.forEach(map -> poolRows(client, namespace, map, rows));
 			print(out, rows);
 		}
 		return 0;
 	}
 
-	/** A row per pool of the run the ConfigMap describes, each followed by a row per worker, named by the pod hosting it. */
-	private static void poolRows(ConfigMap map, List<String[]> rows) {
+	/**
+	 * A row per pool of the run the ConfigMap describes, each followed by a row per worker, named by the pod
+	 * hosting it. A run whose master is gone (its pod ended or deleted; or, outside a cluster, none of its
+	 * pods still running) left its ConfigMap behind: its pools are shown as ended, without workers.
+	 */
+	private static void poolRows(KubernetesClient client, String namespace, ConfigMap map, List<String[]> rows) {
 		RunStatus status;
 		try {
 			status = RunStatusMap.read(map);
@@ -98,17 +102,32 @@ final class PsCommand implements Callable<Integer> {
 			rows.add(new String[] {map.getMetadata().getName(), "status", "-", "unreadable: " + unreadable.getMessage(), "-", "-"});
 			return;
 		}
-		String parent = map.getMetadata().getLabels().getOrDefault("fiber-parent", "run-" + status.run());
+		String parentPod = map.getMetadata().getLabels().get("fiber-parent");
+		String parent = parentPod != null ? parentPod : "run-" + status.run();
+		boolean live = parentPod != null ? running(client.pods().inNamespace(namespace).withName(parentPod).get())
+				: client.pods().inNamespace(namespace).withLabel("fiber-run", status.run()).list().getItems().stream()
+						.anyMatch(PsCommand::running);
 		Map<String, String> podOf = new LinkedHashMap<>();
 		status.processes().forEach(p -> podOf.put(p.name(), p.job()));
 		for (RunStatus.Pool pool : status.pools()) {
 			long working = pool.workers().stream().filter(w -> w.state().equals("working")).count();
-			rows.add(new String[] {pool.name(), "pool", parent, working + " of " + pool.target() + " working", "-", "-"});
+			String state = !live ? "ended: the run's master is gone"
+					: pool.workers().isEmpty() && pool.target() > 0 ? pool.target() + " workers (too many to list)"
+							: working + " of " + pool.target() + " working";
+			rows.add(new String[] {pool.name(), "pool", parent, state, "-", "-"});
+			if (!live) {
+				continue;
+			}
 			for (RunStatus.Worker worker : pool.workers()) {
 				rows.add(new String[] {worker.name(), "worker", podOf.getOrDefault(worker.process(), worker.process()), worker.state(),
 						"-", "-"});
 			}
 		}
+	}
+
+	/** Whether a pod is there and has not ended. */
+	private static boolean running(Pod pod) {
+		return pod != null && pod.getMetadata().getDeletionTimestamp() == null && !PodStatuses.of(pod).isTerminal();
 	}
 
 	/** One row per run's master, process, pool and pool worker. */

@@ -5,6 +5,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
@@ -134,6 +135,34 @@ class FiberCliTest {
 		Outcome missing = fiber(inCluster("logs", "nope"));
 		assertThat(missing.code()).isEqualTo(2);
 		assertThat(missing.err()).contains("no pod nope in namespace " + ns);
+	}
+
+	@Test
+	void psShowsTheRunsOfStatusConfigMapsWhoseMasterIsGoneAsEndedAndAnUnreadableOnePlainly() {
+		io.fiberjvm.RunStatus status = new io.fiberjvm.RunStatus("z", 7, "kubernetes", "2026-11-23T05:00:00Z", List.of(),
+				List.of(new io.fiberjvm.RunStatus.Pool("crunch", 2, List.of(new io.fiberjvm.RunStatus.Worker("crunch-w1", "crunch-0",
+						"working")))));
+		client.configMaps().inNamespace(ns).resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withNewMetadata()
+				.withName("fiber-status-z").withLabels(Map.of("fiber-run", "z", io.fiberjvm.k8s.RunStatusMap.LABEL, "true")).endMetadata()
+				.withData(Map.of(io.fiberjvm.k8s.RunStatusMap.DATA_KEY, new String(status.toJson(), java.nio.charset.StandardCharsets.UTF_8)))
+				.build()).create();
+		client.configMaps().inNamespace(ns).resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withNewMetadata()
+				.withName("fiber-status-q").withLabels(Map.of("fiber-run", "q", io.fiberjvm.k8s.RunStatusMap.LABEL, "true")).endMetadata()
+				.withData(Map.of(io.fiberjvm.k8s.RunStatusMap.DATA_KEY, "{not json")).build()).create();
+		try {
+			Outcome ps = fiber(inCluster("ps"));
+			assertThat(ps.code()).isZero();
+			// No pod of run z runs: its master is gone, and so are its workers.
+			assertThat(ps.out().lines().filter(l -> l.startsWith("crunch "))).singleElement()
+					.satisfies(l -> assertThat(l).contains("pool", "run-z", "ended: the run's master is gone"));
+			assertThat(ps.out()).doesNotContain("crunch-w1");
+			assertThat(ps.out().lines().filter(l -> l.startsWith("fiber-status-q"))).singleElement()
+					.satisfies(l -> assertThat(l).contains("status", "unreadable: ConfigMap fiber-status-q: not a run status"));
+			assertThat(fiber(inCluster("ps", "--run", "z")).out()).doesNotContain("fiber-status-q");
+		}
+		finally {
+			client.configMaps().inNamespace(ns).withLabel(io.fiberjvm.k8s.RunStatusMap.LABEL).delete();
+		}
 	}
 
 	@Test

@@ -1,0 +1,99 @@
+package io.fiberjvm;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.fiberjvm.backend.Backend;
+
+/**
+ * Keeps a program's run status where {@code fiber ps} reads it: the runs directory's file and whatever
+ * the backend publishes (a ConfigMap on Kubernetes). Each {@link #tick()} looks at the status and hands it
+ * to each of the two when it changed since that one last took it. A failure is logged once per
+ * destination and tried again at the next change; a backend that refused is asked again after
+ * {@link #RETRY_AFTER} at the soonest, so a role without the right does not cost a refused call a second.
+ */
+final class RunStatusWriter {
+
+	private static final Logger log = LoggerFactory.getLogger(RunStatusWriter.class);
+
+	static final Duration RETRY_AFTER = Duration.ofSeconds(30);
+
+	private final Path dir;
+	private final String runId;
+	private final Backend backend;
+	private final Supplier<RunStatus> status;
+	private byte[] written;
+	private byte[] published;
+	private long refusedAt;
+	private boolean fileWarned;
+	private boolean backendWarned;
+	private boolean statusWarned;
+
+	RunStatusWriter(Path dir, String runId, Backend backend, Supplier<RunStatus> status) {
+		this.dir = Objects.requireNonNull(dir, "dir");
+		this.runId = Objects.requireNonNull(runId, "runId");
+		this.backend = Objects.requireNonNull(backend, "backend");
+		this.status = Objects.requireNonNull(status, "status");
+	}
+
+	/** Looks at the status once; called from one thread at a time. */
+	synchronized void tick() {
+		RunStatus now;
+		byte[] json;
+		try {
+			now = status.get();
+			json = now.toJson();
+		}
+		catch (RuntimeException e) {
+			if (!statusWarned) {
+				statusWarned = true;
+				log.warn("cannot read run {}'s status for fiber ps: {}", runId, e.toString());
+			}
+			return;
+		}
+		if (!Arrays.equals(json, written)) {
+			try {
+				RunStatus.write(dir, runId, json);
+				written = json;
+			}
+			catch (IOException | RuntimeException e) {
+				if (!fileWarned) {
+					fileWarned = true;
+					log.warn("cannot write the run's status to {} (fiber ps --local will not list run {}): {}", dir, runId, e.toString());
+				}
+			}
+		}
+		if (!Arrays.equals(json, published) && (refusedAt == 0 || System.nanoTime() - refusedAt >= RETRY_AFTER.toNanos())) {
+			try {
+				backend.publishStatus(now);
+				published = json;
+				refusedAt = 0;
+			}
+			catch (RuntimeException e) {
+				refusedAt = System.nanoTime();
+				if (!backendWarned) {
+					backendWarned = true;
+					log.warn("the {} backend cannot publish the run's status (fiber ps will not show run {}'s pools): {}",
+							backend.name(), runId, e.toString());
+				}
+			}
+		}
+	}
+
+	/** Deletes the run's file: the run is over. */
+	void delete() {
+		try {
+			java.nio.file.Files.deleteIfExists(RunStatus.fileIn(dir, runId));
+		}
+		catch (IOException e) {
+			log.debug("could not delete the run's status file: {}", e.toString());
+		}
+	}
+}
