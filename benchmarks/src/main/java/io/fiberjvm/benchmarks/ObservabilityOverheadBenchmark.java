@@ -1,9 +1,7 @@
 package io.fiberjvm.benchmarks;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.IntStream;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -25,7 +23,6 @@ import reactor.core.observability.micrometer.Micrometer;
 import reactor.core.publisher.Flux;
 
 import io.fiberjvm.Fiber;
-import io.fiberjvm.FiberFunction;
 import io.fiberjvm.micrometer.FiberPoolMetrics;
 import io.fiberjvm.micrometer.FiberTransportMetrics;
 import io.fiberjvm.pool.FiberPool;
@@ -45,11 +42,10 @@ import io.fiberjvm.progress.Progress;
 @State(Scope.Benchmark)
 public class ObservabilityOverheadBenchmark {
 
-	private static final int TASKS = 10_000;
-	private static final int WORKERS = 2;
-	private static final Duration WAIT = Duration.ofMinutes(2);
-	private static final List<Integer> ITEMS = IntStream.range(0, TASKS).boxed().toList();
-	private static final FiberFunction<Integer, Integer> IDENTITY = item -> item;
+	// The same workload as PoolThroughputBenchmark's.
+	private static final int TASKS = PoolThroughputBenchmark.TASKS;
+	private static final int WORKERS = PoolThroughputBenchmark.WORKERS;
+	private static final Duration WAIT = PoolThroughputBenchmark.WAIT;
 
 	/** What watches the pool. */
 	@Param({"none", "micrometer", "progress", "reactor-tap"})
@@ -85,7 +81,7 @@ public class ObservabilityOverheadBenchmark {
 	@Benchmark
 	@OperationsPerInvocation(TASKS)
 	public long map() {
-		Flux<Integer> results = pool.map(IDENTITY, ITEMS);
+		Flux<Integer> results = pool.map(PoolThroughputBenchmark.IDENTITY, PoolThroughputBenchmark.ITEMS);
 		switch (watching) {
 			case "progress" -> {
 				Progress progress = Progress.expecting(TASKS);

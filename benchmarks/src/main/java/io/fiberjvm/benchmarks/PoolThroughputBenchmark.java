@@ -43,13 +43,13 @@ import io.fiberjvm.pool.FiberPool;
 @Fork(1)
 public class PoolThroughputBenchmark {
 
-	private static final int TASKS = 10_000;
-	private static final int WORKERS = 2;
-	private static final Duration WAIT = Duration.ofMinutes(2);
-	private static final List<Integer> ITEMS = IntStream.range(0, TASKS).boxed().toList();
+	static final int TASKS = 10_000;
+	static final int WORKERS = 2;
+	static final Duration WAIT = Duration.ofMinutes(2);
+	static final List<Integer> ITEMS = IntStream.range(0, TASKS).boxed().toList();
 
 	/** The no-op task: the argument back. */
-	private static final FiberFunction<Integer, Integer> IDENTITY = item -> item;
+	static final FiberFunction<Integer, Integer> IDENTITY = item -> item;
 
 	/**
 	 * The pool and its two worker JVMs. A state of its own, so that the thread-pool trial runs without
