@@ -16,8 +16,9 @@ import io.fiberjvm.backend.Backend;
  * Keeps a program's run status where {@code fiber ps} reads it: the runs directory's file and whatever
  * the backend publishes (a ConfigMap on Kubernetes). Each {@link #tick()} looks at the status and hands it
  * to each of the two when it changed since that one last took it. A failure is logged once per
- * destination and tried again at the next change; a backend that refused is asked again after
- * {@link #RETRY_AFTER} at the soonest, so a role without the right does not cost a refused call a second.
+ * destination; the file is tried again at the next tick, a backend that refused after {@link #RETRY_AFTER}
+ * at the soonest, so a role without the right does not cost a refused call a second. Once
+ * {@link #delete()} has run, ticks do nothing.
  */
 final class RunStatusWriter {
 
@@ -35,6 +36,7 @@ final class RunStatusWriter {
 	private boolean fileWarned;
 	private boolean backendWarned;
 	private boolean statusWarned;
+	private boolean deleted;
 
 	RunStatusWriter(Path dir, String runId, Backend backend, Supplier<RunStatus> status) {
 		this.dir = Objects.requireNonNull(dir, "dir");
@@ -45,6 +47,9 @@ final class RunStatusWriter {
 
 	/** Looks at the status once; called from one thread at a time. */
 	synchronized void tick() {
+		if (deleted) {
+			return;
+		}
 		RunStatus now;
 		byte[] json;
 		try {
@@ -87,8 +92,9 @@ final class RunStatusWriter {
 		}
 	}
 
-	/** Deletes the run's file: the run is over. */
-	void delete() {
+	/** Deletes the run's file, after any tick under way: the run is over. */
+	synchronized void delete() {
+		deleted = true;
 		try {
 			java.nio.file.Files.deleteIfExists(RunStatus.fileIn(dir, runId));
 		}

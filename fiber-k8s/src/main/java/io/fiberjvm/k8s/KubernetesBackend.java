@@ -67,7 +67,8 @@ public final class KubernetesBackend implements Backend {
 	private final java.util.Set<String> createdSecrets = ConcurrentHashMap.newKeySet();
 	private final Mono<Pod> parent;
 	private SharedIndexInformer<Pod> informer;
-	private boolean closed;
+	/** Written under the lock; read without it by jobs' log followers, which end quietly once it is set. */
+	private volatile boolean closed;
 	/** The run's status ConfigMap once made; guarded by {@code publishing}. */
 	private String statusMapName;
 	private final Object publishing = new Object();
@@ -147,7 +148,7 @@ public final class KubernetesBackend implements Backend {
 		}
 		Pod pod = PodTemplate.podFor(labelled, new PodTemplate.Settings(settings.namespace(),
 				settings.image().isEmpty() ? null : settings.image(), secretName, owner.getMetadata() == null ? null : owner));
-		KubernetesJob job = new KubernetesJob(labelled, settings.namespace(), client(), settings.grace());
+		KubernetesJob job = new KubernetesJob(labelled, settings.namespace(), client(), settings.grace(), () -> closed);
 		synchronized (this) {
 			if (closed) {
 				throw new FiberException("the Kubernetes backend is closed; job " + spec.name() + " was not started");
@@ -204,11 +205,12 @@ public final class KubernetesBackend implements Backend {
 		io.fabric8.kubernetes.api.model.ConfigMap map = RunStatusMap.of(settings.namespace(), status,
 				owner == null || owner.getMetadata() == null ? null : owner);
 		try {
-			if (statusMapName == null) {
-				create(map, status);
+			if (statusMapName == null && create(map, status)) {
 				statusMapName = map.getMetadata().getName();
 			}
 			else {
+				// Made already (by this run: one taken over after a create that timed out still holds an older status).
+				statusMapName = map.getMetadata().getName();
 				client().configMaps().inNamespace(settings.namespace()).withName(statusMapName)
 						.edit(current -> new io.fabric8.kubernetes.api.model.ConfigMapBuilder(current).withData(map.getData()).build());
 			}
@@ -220,12 +222,13 @@ public final class KubernetesBackend implements Backend {
 	}
 
 	/**
-	 * Creates the status ConfigMap; one that exists already is taken over if it holds this run's status
-	 * (an earlier create that timed out after the server made it), and refused otherwise.
+	 * Creates the status ConfigMap, or finds it made already: one holding this run's status (an earlier
+	 * create that timed out after the server made it) is taken over (false), another is refused.
 	 */
-	private void create(io.fabric8.kubernetes.api.model.ConfigMap map, io.fiberjvm.RunStatus status) {
+	private boolean create(io.fabric8.kubernetes.api.model.ConfigMap map, io.fiberjvm.RunStatus status) {
 		try {
 			client().configMaps().inNamespace(settings.namespace()).resource(map).create();
+			return true;
 		}
 		catch (KubernetesClientException e) {
 			if (e.getCode() != 409) {
@@ -245,6 +248,7 @@ public final class KubernetesBackend implements Backend {
 						+ settings.namespace() + " but this run did not make it (left by an earlier run?); delete it so that "
 						+ "fiber ps shows this run's pools", e);
 			}
+			return false;
 		}
 	}
 

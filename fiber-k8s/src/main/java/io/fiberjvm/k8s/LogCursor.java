@@ -1,34 +1,48 @@
 package io.fiberjvm.k8s;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
+import java.util.TreeMap;
 
 /**
  * Where a followed pod log has got to, so that a stream opened again after a break delivers each line
- * once. Lines are read with their timestamps ({@code timestamps=true}); a new stream starts at the second
- * of the last line delivered ({@code sinceTime} has a second's resolution), and the cursor skips what
- * came before that line and as many lines of its very timestamp as were delivered already.
+ * once. Lines are read with their instants ({@code timestamps=true}). A new stream starts a second before
+ * the second of the last line delivered ({@code sinceTime} has a second's resolution and keeps lines at or
+ * after it, in the log's order); since the lines delivered are the log's first ones, the new stream begins
+ * with those of them at or after that instant, and the cursor skips exactly as many. Within one stream
+ * every line is delivered, even one whose instant goes back (a container's two outputs are stamped apart).
  */
 final class LogCursor {
 
+	/** How far before the last line's second a new stream starts, for lines stamped a little out of order. */
+	private static final Duration BACK = Duration.ofSeconds(1);
+	/** Delivered instants kept for counting: a new stream never starts earlier than this before the last. */
+	private static final Duration WINDOW = Duration.ofSeconds(5);
+
 	private Instant last;
-	private long deliveredAtLast;
-	private long toSkipAtLast;
+	private final TreeMap<Instant, Integer> recent = new TreeMap<>();
+	private long toSkip;
 
 	/** The {@code sinceTime} to open the next stream with, or null to read from the start. */
 	String since() {
-		return last == null ? null : last.truncatedTo(ChronoUnit.SECONDS).toString();
+		return last == null ? null : last.minus(BACK).truncatedTo(ChronoUnit.SECONDS).toString();
 	}
 
-	/** A new stream begins. */
+	/** A new stream begins, from {@link #since()}. */
 	void reopened() {
-		toSkipAtLast = deliveredAtLast;
+		toSkip = 0;
+		if (last != null) {
+			for (int count : recent.tailMap(Instant.parse(since()), true).values()) {
+				toSkip += count;
+			}
+		}
 	}
 
 	/**
-	 * The text of a line read with its timestamp, or null when it was delivered already. Fails on a line
-	 * that does not start with a timestamp: what the API server sent is not a log.
+	 * The text of a line read with its instant, or null when it was delivered already. Fails on a line that
+	 * does not start with an instant: what the API server sent is not a log.
 	 */
 	String accept(String stamped) {
 		int space = stamped.indexOf(' ');
@@ -40,24 +54,13 @@ final class LogCursor {
 			String shown = stamped.length() > 300 ? stamped.substring(0, 300) + "..." : stamped;
 			throw new IllegalStateException("the API server sent this instead of a log line: " + shown);
 		}
-		String text = space < 0 ? "" : stamped.substring(space + 1);
-		if (last != null) {
-			int order = at.compareTo(last);
-			if (order < 0) {
-				return null;
-			}
-			if (order == 0) {
-				if (toSkipAtLast > 0) {
-					toSkipAtLast--;
-					return null;
-				}
-				deliveredAtLast++;
-				return text;
-			}
+		if (toSkip > 0) {
+			toSkip--;
+			return null;
 		}
 		last = at;
-		deliveredAtLast = 1;
-		toSkipAtLast = 0;
-		return text;
+		recent.merge(at, 1, Integer::sum);
+		recent.headMap(at.minus(WINDOW)).clear();
+		return space < 0 ? "" : stamped.substring(space + 1);
 	}
 }

@@ -25,6 +25,9 @@ public final class RunStatusMap {
 	/** The data key holding the status's JSON. */
 	public static final String DATA_KEY = "status.json";
 
+	/** The data key saying ("true") that the pools' worker lists were left out. */
+	public static final String WORKERS_OMITTED_KEY = "workers-omitted";
+
 	/** Well under the API's 1 MiB for an object: a longer status is kept without its worker lists. */
 	static final int LIMIT = 900 * 1024;
 
@@ -38,7 +41,8 @@ public final class RunStatusMap {
 
 	static ConfigMap of(String namespace, RunStatus status, Pod parent) {
 		byte[] json = status.toJson();
-		if (json.length > LIMIT) {
+		boolean omitted = json.length > LIMIT;
+		if (omitted) {
 			json = status.withoutWorkers().toJson();
 		}
 		Map<String, String> labels = new LinkedHashMap<>();
@@ -49,13 +53,18 @@ public final class RunStatusMap {
 		}
 		ConfigMapBuilder builder = new ConfigMapBuilder()
 				.withNewMetadata().withName(name(status.run())).withNamespace(namespace).withLabels(labels).endMetadata()
-				.withData(Map.of(DATA_KEY, new String(json, StandardCharsets.UTF_8)));
+				.withData(Map.of(DATA_KEY, new String(json, StandardCharsets.UTF_8), WORKERS_OMITTED_KEY, Boolean.toString(omitted)));
 		if (parent != null) {
 			builder.editMetadata().addToOwnerReferences(new OwnerReferenceBuilder().withApiVersion("v1").withKind("Pod")
 					.withName(parent.getMetadata().getName()).withUid(parent.getMetadata().getUid()).build())
 					.endMetadata();
 		}
 		return builder.build();
+	}
+
+	/** Whether the status a ConfigMap holds was kept without its pools' worker lists. */
+	public static boolean workersOmitted(ConfigMap map) {
+		return map.getData() != null && "true".equals(map.getData().get(WORKERS_OMITTED_KEY));
 	}
 
 	/** The status a ConfigMap holds; fails naming the ConfigMap when it holds none. */

@@ -20,11 +20,15 @@ final class ContainerLog {
 	private ContainerLog() {
 	}
 
-	/** Copies {@code output} into {@code file} line by line, stamped; completes at the output's end. */
-	static CompletableFuture<Void> capture(InputStream output, Path file) {
+	/**
+	 * Copies {@code output} into {@code file} line by line, stamped; completes at the output's end. The file
+	 * exists when this returns, so the log can be read as soon as the container is said to run.
+	 */
+	static CompletableFuture<Void> capture(InputStream output, Path file) throws IOException {
 		CompletableFuture<Void> done = new CompletableFuture<>();
+		OutputStream opened = Files.newOutputStream(file);
 		Thread pump = new Thread(() -> {
-			try (InputStream in = output; OutputStream log = Files.newOutputStream(file)) {
+			try (InputStream in = output; OutputStream log = opened) {
 				ByteArrayOutputStream line = new ByteArrayOutputStream();
 				int b;
 				while ((b = in.read()) >= 0) {

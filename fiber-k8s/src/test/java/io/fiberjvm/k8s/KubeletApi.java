@@ -103,7 +103,7 @@ final class KubeletApi implements AutoCloseable {
 				String since = first(query, "sinceTime");
 				logStreams.add(socket);
 				try {
-					logs(out, pod, "true".equals(first(query, "follow")), "true".equals(first(query, "timestamps")),
+					logs(socket, pod, "true".equals(first(query, "follow")), "true".equals(first(query, "timestamps")),
 							since == null ? null : java.time.Instant.parse(since));
 				}
 				finally {
@@ -121,10 +121,11 @@ final class KubeletApi implements AutoCloseable {
 
 	/**
 	 * The container's log from the stored, stamped lines: with their instants or without, from
-	 * {@code since} on, and (following) as it grows until the container has ended.
+	 * {@code since} on, and (following) as it grows until the container has ended or the stream is cut.
 	 */
-	private static void logs(OutputStream out, NodeAgent.RunningPod pod, boolean follow, boolean timestamps, java.time.Instant since)
+	private static void logs(Socket socket, NodeAgent.RunningPod pod, boolean follow, boolean timestamps, java.time.Instant since)
 			throws IOException {
+		OutputStream out = socket.getOutputStream();
 		out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
 		try (InputStream log = Files.newInputStream(pod.log())) {
 			ByteArrayOutputStream line = new ByteArrayOutputStream();
@@ -151,7 +152,7 @@ final class KubeletApi implements AutoCloseable {
 				if (lastLook) {
 					return;
 				}
-				if (!follow || !pod.process().isAlive()) {
+				if (!follow || !pod.process().isAlive() || socket.isClosed()) {
 					// One last read after the exit, then the stream ends.
 					lastLook = true;
 					continue;

@@ -1,5 +1,6 @@
 package io.fiberjvm.k8s;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** A followed log opened again after a break delivers each line once. */
 class LogCursorTest {
 
-	private static List<String> read(LogCursor cursor, String... stamped) {
+	private static List<String> read(LogCursor cursor, List<String> stamped) {
 		List<String> delivered = new ArrayList<>();
 		for (String line : stamped) {
 			String text = cursor.accept(line);
@@ -22,26 +23,38 @@ class LogCursorTest {
 		return delivered;
 	}
 
+	/** What a kubelet sends from {@code since} on: the log's lines at or after it, in the log's order. */
+	private static List<String> from(String since, List<String> log) {
+		return log.stream().filter(line -> since == null || !Instant.parse(line.substring(0, line.indexOf(' ')))
+				.isBefore(Instant.parse(since))).toList();
+	}
+
 	@Test
-	void aStreamOpenedAgainSkipsWhatWasDeliveredIncludingLinesOfTheSameInstant() {
+	void aStreamOpenedAgainDeliversOnlyWhatCameAfterTheLastLineDelivered() {
+		List<String> log = List.of("2026-11-23T05:00:00.100Z a", "2026-11-23T05:00:01.200Z b", "2026-11-23T05:00:01.200Z c",
+				"2026-11-23T05:00:01.100Z d", "2026-11-23T05:00:02Z e", "2026-11-23T05:00:02.5Z f");
 		LogCursor cursor = new LogCursor();
 		assertThat(cursor.since()).isNull();
-		assertThat(read(cursor, "2026-11-23T05:00:00.100Z a", "2026-11-23T05:00:01.200Z b", "2026-11-23T05:00:01.200Z c"))
-				.containsExactly("a", "b", "c");
-		// Opened again from the last line's second: the server sends from 05:00:01 on.
-		assertThat(cursor.since()).isEqualTo("2026-11-23T05:00:01Z");
+		assertThat(read(cursor, log.subList(0, 3))).containsExactly("a", "b", "c");
+		// A second before the last line's second, so a line stamped a little earlier is not missed.
+		assertThat(cursor.since()).isEqualTo("2026-11-23T05:00:00Z");
 		cursor.reopened();
-		assertThat(read(cursor, "2026-11-23T05:00:01.000Z earlier", "2026-11-23T05:00:01.200Z b",
-				"2026-11-23T05:00:01.200Z c", "2026-11-23T05:00:01.200Z d", "2026-11-23T05:00:02Z e"))
-				.containsExactly("d", "e");
+		assertThat(read(cursor, from(cursor.since(), log).subList(0, 5))).containsExactly("d", "e");
 		cursor.reopened();
-		assertThat(read(cursor, "2026-11-23T05:00:02Z e", "2026-11-23T05:00:02.5Z f")).containsExactly("f");
+		assertThat(read(cursor, from(cursor.since(), log))).containsExactly("f");
+	}
+
+	@Test
+	void withinOneStreamALineStampedEarlierIsStillDelivered() {
+		LogCursor cursor = new LogCursor();
+		assertThat(read(cursor, List.of("2026-11-23T05:00:03Z out", "2026-11-23T05:00:02.9Z err", "2026-11-23T05:00:03.1Z out2")))
+				.containsExactly("out", "err", "out2");
 	}
 
 	@Test
 	void anEmptyLineKeepsItsPlace() {
 		LogCursor cursor = new LogCursor();
-		assertThat(read(cursor, "2026-11-23T05:00:00Z ", "2026-11-23T05:00:00.5Z")).containsExactly("", "");
+		assertThat(read(cursor, List.of("2026-11-23T05:00:00Z ", "2026-11-23T05:00:00.5Z"))).containsExactly("", "");
 	}
 
 	@Test

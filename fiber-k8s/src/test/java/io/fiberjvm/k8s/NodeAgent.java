@@ -241,7 +241,15 @@ final class NodeAgent implements AutoCloseable {
 			return p;
 		});
 		// The exit is reported once the output is all in the log (a child the container left behind may hold it open).
-		CompletableFuture<Void> logged = ContainerLog.capture(process.getInputStream(), log);
+		CompletableFuture<Void> logged;
+		try {
+			logged = ContainerLog.capture(process.getInputStream(), log);
+		}
+		catch (IOException e) {
+			process.destroyForcibly();
+			setStatus(pod, p -> waiting(p, container.getName(), "RunContainerError", "cannot keep its log: " + e.getMessage()));
+			return;
+		}
 		process.onExit().thenCompose(p -> logged.completeOnTimeout(null, 2, TimeUnit.SECONDS))
 				.thenRun(() -> events.execute(() -> exited(pod, container, process, started)));
 	}

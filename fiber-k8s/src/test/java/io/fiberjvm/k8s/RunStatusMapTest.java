@@ -42,6 +42,8 @@ class RunStatusMapTest {
 	void aStatusTooLongForOneObjectKeepsItsPoolsWithoutTheirWorkerLists() {
 		ConfigMap map = RunStatusMap.of("ns", status(20_000), null);
 		assertThat(map.getData().get(RunStatusMap.DATA_KEY).length()).isLessThan(RunStatusMap.LIMIT);
+		assertThat(RunStatusMap.workersOmitted(map)).isTrue();
+		assertThat(RunStatusMap.workersOmitted(RunStatusMap.of("ns", status(3), null))).isFalse();
 		RunStatus read = RunStatusMap.read(map);
 		assertThat(read.pools()).singleElement().satisfies(pool -> {
 			assertThat(pool.target()).isEqualTo(20_000);

@@ -90,8 +90,8 @@ final class PsCommand implements Callable<Integer> {
 
 	/**
 	 * A row per pool of the run the ConfigMap describes, each followed by a row per worker, named by the pod
-	 * hosting it. A run whose master is gone (its pod ended or deleted; or, outside a cluster, none of its
-	 * pods still running) left its ConfigMap behind: its pools are shown as ended, without workers.
+	 * hosting it. A run whose master's pod has ended or gone left its ConfigMap behind: its pools are shown
+	 * as ended, without workers; so are those of a run started outside the cluster none of whose pods runs.
 	 */
 	private static void poolRows(KubernetesClient client, String namespace, ConfigMap map, List<String[]> rows) {
 		RunStatus status;
@@ -104,16 +104,19 @@ final class PsCommand implements Callable<Integer> {
 		}
 		String parentPod = map.getMetadata().getLabels().get("fiber-parent");
 		String parent = parentPod != null ? parentPod : "run-" + status.run();
+		// A master in a pod is alive while its pod runs; one outside the cluster is seen only through its pods.
 		boolean live = parentPod != null ? running(client.pods().inNamespace(namespace).withName(parentPod).get())
 				: client.pods().inNamespace(namespace).withLabel("fiber-run", status.run()).list().getItems().stream()
 						.anyMatch(PsCommand::running);
+		String gone = parentPod != null ? "ended: the run's master pod is gone" : "no pod of the run is running (its master, "
+				+ "outside the cluster, has ended or has no pods now)";
+		boolean omitted = RunStatusMap.workersOmitted(map);
 		Map<String, String> podOf = new LinkedHashMap<>();
 		status.processes().forEach(p -> podOf.put(p.name(), p.job()));
 		for (RunStatus.Pool pool : status.pools()) {
 			long working = pool.workers().stream().filter(w -> w.state().equals("working")).count();
-			String state = !live ? "ended: the run's master is gone"
-					: pool.workers().isEmpty() && pool.target() > 0 ? pool.target() + " workers (too many to list)"
-							: working + " of " + pool.target() + " working";
+			String state = !live ? gone : omitted ? pool.target() + " workers (too many to list)"
+					: working + " of " + pool.target() + " working";
 			rows.add(new String[] {pool.name(), "pool", parent, state, "-", "-"});
 			if (!live) {
 				continue;

@@ -154,7 +154,7 @@ class FiberCliTest {
 			assertThat(ps.code()).isZero();
 			// No pod of run z runs: its master is gone, and so are its workers.
 			assertThat(ps.out().lines().filter(l -> l.startsWith("crunch "))).singleElement()
-					.satisfies(l -> assertThat(l).contains("pool", "run-z", "ended: the run's master is gone"));
+					.satisfies(l -> assertThat(l).contains("pool", "run-z", "no pod of the run is running"));
 			assertThat(ps.out()).doesNotContain("crunch-w1");
 			assertThat(ps.out().lines().filter(l -> l.startsWith("fiber-status-q"))).singleElement()
 					.satisfies(l -> assertThat(l).contains("status", "unreadable: ConfigMap fiber-status-q: not a run status"));

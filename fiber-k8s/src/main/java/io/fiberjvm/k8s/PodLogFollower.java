@@ -1,0 +1,221 @@
+package io.fiberjvm.k8s;
+
+import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.BytesLimitTerminateTimeTailPrettyLoggable;
+import io.fabric8.kubernetes.client.dsl.LogWatch;
+import io.fabric8.kubernetes.client.dsl.Loggable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.FluxSink;
+import reactor.core.publisher.Mono;
+
+import io.fiberjvm.FiberException;
+import io.fiberjvm.backend.JobStatus;
+
+/**
+ * Follows a running pod's log line by line, on a daemon thread of its own (a pod may run for days),
+ * through {@code pods/log?follow=true&timestamps=true}. A stream that ends while the pod still runs (cut,
+ * or the API server's limit) is opened again from where it stopped ({@link LogCursor}); once the pod has
+ * ended, one last read from there delivers what no stream had, and the follow completes. Lines end at
+ * {@code \n} only (a progress bar's {@code \r} stays in its line); a line a cut stream left unfinished is
+ * read again whole. Opening fails {@value #ATTEMPTS} times in a row, or the API server answers with
+ * something other than a log, and the follow fails naming the pod; a pod deleted after it ended, or a
+ * backend closing, ends it quietly with what was read.
+ */
+final class PodLogFollower {
+
+	/** How long a stream that ended waits for the pod to end before opening another. */
+	private static final Duration END_WAIT = Duration.ofSeconds(2);
+	/** The pause between tries once the pod has ended. */
+	private static final Duration RETRY_PAUSE = Duration.ofSeconds(1);
+	private static final int ATTEMPTS = 3;
+
+	private final KubernetesClient client;
+	private final String namespace;
+	private final String pod;
+	private final Supplier<JobStatus> status;
+	private final Mono<JobStatus> terminal;
+	private final BooleanSupplier backendClosed;
+
+	PodLogFollower(KubernetesClient client, String namespace, String pod, Supplier<JobStatus> status, Mono<JobStatus> terminal,
+			BooleanSupplier backendClosed) {
+		this.client = client;
+		this.namespace = namespace;
+		this.pod = pod;
+		this.status = status;
+		this.terminal = terminal;
+		this.backendClosed = backendClosed;
+	}
+
+	Flux<String> lines() {
+		return Flux.create(sink -> {
+			AtomicReference<Closeable> open = new AtomicReference<>();
+			Thread reader = new Thread(() -> run(sink, open), "fiber-pod-log-" + pod);
+			reader.setDaemon(true);
+			sink.onDispose(() -> {
+				reader.interrupt();
+				closeQuietly(open.get());
+			});
+			reader.start();
+		}, FluxSink.OverflowStrategy.BUFFER);
+	}
+
+	private void run(FluxSink<String> sink, AtomicReference<Closeable> open) {
+		LogCursor cursor = new LogCursor();
+		int failures = 0;
+		while (!sink.isCancelled()) {
+			boolean ended = status.get().isTerminal();
+			cursor.reopened();
+			try {
+				BytesLimitTerminateTimeTailPrettyLoggable stamped = client.pods().inNamespace(namespace).withName(pod)
+						.inContainer(PodTemplate.CONTAINER).usingTimestamps();
+				Loggable from = cursor.since() == null ? stamped : stamped.sinceTime(cursor.since());
+				if (ended) {
+					lastRead(from, cursor, sink);
+					return;
+				}
+				stream(from, cursor, sink, open);
+				failures = 0;
+			}
+			catch (KubernetesClientException e) {
+				if (ended && e.getCode() == 404) {
+					// Deleted once it ended (its runtime closing, say): its output went with it.
+					sink.complete();
+					return;
+				}
+				if (failed(sink, ++failures, KubernetesBackend.describe(e), e)) {
+					return;
+				}
+			}
+			catch (RuntimeException e) {
+				// A transport failure (which fabric8 wraps), or an answer that is not a log.
+				if (failed(sink, ++failures, e instanceof CompletionException && e.getCause() != null ? e.getCause().toString()
+						: e.getMessage(), e)) {
+					return;
+				}
+			}
+			if (!pause(ended, sink)) {
+				return;
+			}
+		}
+	}
+
+	/** The rest of an ended pod's log, then the end. */
+	private static void lastRead(Loggable from, LogCursor cursor, FluxSink<String> sink) {
+		String rest = from.getLog();
+		int start = 0;
+		while (start < rest.length()) {
+			int end = rest.indexOf('\n', start);
+			String line = end < 0 ? rest.substring(start) : rest.substring(start, end);
+			emit(cursor.accept(line), sink);
+			start = end < 0 ? rest.length() : end + 1;
+		}
+		sink.complete();
+	}
+
+	/** One stream, until it ends or is cut; a cut is not a failure. Fails on an answer that is not a log. */
+	private static void stream(Loggable from, LogCursor cursor, FluxSink<String> sink, AtomicReference<Closeable> open) {
+		LogWatch watch = from.watchLog();
+		InputStream body = watch.getOutput();
+		// Closing the watch alone leaves its response open: close the body too.
+		Closeable both = () -> {
+			try {
+				body.close();
+			}
+			finally {
+				watch.close();
+			}
+		};
+		open.set(both);
+		try (both) {
+			if (sink.isCancelled()) {
+				return;
+			}
+			ByteArrayOutputStream line = new ByteArrayOutputStream();
+			byte[] buffer = new byte[8192];
+			int read;
+			while (!sink.isCancelled() && (read = body.read(buffer)) >= 0) {
+				int start = 0;
+				for (int i = 0; i < read; i++) {
+					if (buffer[i] == '\n') {
+						line.write(buffer, start, i - start);
+						emit(cursor.accept(line.toString(StandardCharsets.UTF_8)), sink);
+						line.reset();
+						start = i + 1;
+					}
+				}
+				line.write(buffer, start, read - start);
+			}
+			// What is left is a line the stream ended in the middle of: the next stream, or the last read, has it whole.
+		}
+		catch (IOException cut) {
+			// The connection went: the next stream goes on from the cursor.
+		}
+	}
+
+	private static void emit(String text, FluxSink<String> sink) {
+		if (text != null) {
+			sink.next(text);
+		}
+	}
+
+	/**
+	 * Waits before the next try: for the pod to end (briefly) while it runs, a pause once it has ended.
+	 * False when following must stop.
+	 */
+	private boolean pause(boolean ended, FluxSink<String> sink) {
+		try {
+			if (ended) {
+				Thread.sleep(RETRY_PAUSE.toMillis());
+			}
+			else {
+				terminal.timeout(END_WAIT, Mono.empty()).block();
+			}
+			return true;
+		}
+		catch (InterruptedException | RuntimeException interrupted) {
+			if (!sink.isCancelled()) {
+				sink.error(new FiberException("stopped following the logs of pod " + pod + ": " + interrupted, interrupted));
+			}
+			return false;
+		}
+	}
+
+	/** Counts a failed try; after too many in a row, ends the follow, with an error naming the pod unless the backend closed. */
+	private boolean failed(FluxSink<String> sink, int failures, String why, Throwable cause) {
+		if (sink.isCancelled()) {
+			return true;
+		}
+		if (backendClosed.getAsBoolean()) {
+			sink.complete();
+			return true;
+		}
+		if (failures >= ATTEMPTS) {
+			sink.error(new FiberException("cannot follow the logs of pod " + pod + " in namespace " + namespace + ": " + why, cause));
+			return true;
+		}
+		return false;
+	}
+
+	private static void closeQuietly(Closeable open) {
+		if (open != null) {
+			try {
+				open.close();
+			}
+			catch (IOException | RuntimeException ignored) {
+				// closing what is going anyway
+			}
+		}
+	}
+}
