@@ -126,8 +126,17 @@ final class KubernetesJob implements Job {
 				// the timeout cancels the call, which interrupts it.
 				.timeout(LOG_READ_LIMIT, Mono.error(() -> new FiberException("the logs of pod " + spec.name() + " in namespace "
 						+ namespace + " did not come within " + LOG_READ_LIMIT.toSeconds() + " s")))
-				// Splitting drops only the empty string after the last newline.
-				.flatMapIterable(text -> text.isEmpty() ? java.util.List.of() : Arrays.asList(text.split("\r?\n")));
+				.flatMapIterable(KubernetesJob::lines);
+	}
+
+	/** A log's lines: split at each {@code \n} (dropping a CRLF's {@code \r}); no line after a final newline. */
+	static java.util.List<String> lines(String text) {
+		java.util.List<String> lines = new java.util.ArrayList<>(Arrays.asList(text.split("\n", -1)));
+		if (lines.get(lines.size() - 1).isEmpty()) {
+			lines.remove(lines.size() - 1);
+		}
+		lines.replaceAll(line -> line.endsWith("\r") ? line.substring(0, line.length() - 1) : line);
+		return lines;
 	}
 
 	/**

@@ -4,26 +4,39 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
-import java.util.TreeMap;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Where a followed pod log has got to, so that a stream opened again after a break delivers each line
  * once. Lines are read with their instants ({@code timestamps=true}). A new stream starts a second before
  * the second of the last line delivered ({@code sinceTime} has a second's resolution and keeps lines at or
- * after it, in the log's order); since the lines delivered are the log's first ones, the new stream begins
- * with those of them at or after that instant, and the cursor skips exactly as many. Within one stream
- * every line is delivered, even one whose instant goes back (a container's two outputs are stamped apart).
+ * after it, in the log's order), so it begins with lines delivered already: while it does, each line that
+ * matches one delivered (same instant, same text, no more often than it was delivered) is skipped; the
+ * first that matches none, and all after it, are delivered. Matching rather than counting keeps this
+ * right when the kubelet has rotated the log (the new stream lacks lines the old one had). Within one stream every line is delivered, even one whose instant goes back (a
+ * container's two outputs are stamped apart).
  */
 final class LogCursor {
 
 	/** How far before the last line's second a new stream starts, for lines stamped a little out of order. */
 	private static final Duration BACK = Duration.ofSeconds(1);
-	/** Delivered instants kept for counting: a new stream never starts earlier than this before the last. */
+	/** Delivered lines remembered for matching: a new stream never starts earlier than this before the last. */
 	private static final Duration WINDOW = Duration.ofSeconds(5);
+	/** At most this many remembered, so a chatty pod costs bounded memory. */
+	private static final int REMEMBERED = 10_000;
+
+	/** A delivered line as matched: its instant and its text's length and hash. */
+	private record Seen(Instant at, int length, int hash) {
+	}
 
 	private Instant last;
-	private final TreeMap<Instant, Integer> recent = new TreeMap<>();
-	private long toSkip;
+	private final ArrayDeque<Seen> recent = new ArrayDeque<>();
+	private final Map<Seen, Integer> counts = new HashMap<>();
+	/** How often this stream has shown each delivered line so far, while it catches up. */
+	private final Map<Seen, Integer> matched = new HashMap<>();
+	private boolean catchingUp;
 
 	/** The {@code sinceTime} to open the next stream with, or null to read from the start. */
 	String since() {
@@ -32,12 +45,8 @@ final class LogCursor {
 
 	/** A new stream begins, from {@link #since()}. */
 	void reopened() {
-		toSkip = 0;
-		if (last != null) {
-			for (int count : recent.tailMap(Instant.parse(since()), true).values()) {
-				toSkip += count;
-			}
-		}
+		catchingUp = last != null;
+		matched.clear();
 	}
 
 	/**
@@ -46,21 +55,47 @@ final class LogCursor {
 	 */
 	String accept(String stamped) {
 		int space = stamped.indexOf(' ');
-		Instant at;
+		Instant at = instantOf(stamped, space);
+		String text = space < 0 ? "" : stamped.substring(space + 1);
+		Seen seen = new Seen(at, text.length(), text.hashCode());
+		if (catchingUp) {
+			int delivered = counts.getOrDefault(seen, 0);
+			int again = matched.getOrDefault(seen, 0);
+			if (again < delivered) {
+				// Delivered before the break (as often as this stream has shown it so far).
+				matched.put(seen, again + 1);
+				return null;
+			}
+			catchingUp = false;
+			matched.clear();
+		}
+		remember(seen);
+		return text;
+	}
+
+	/** Fails unless {@code stamped} starts with an instant. */
+	static void check(String stamped) {
+		instantOf(stamped, stamped.indexOf(' '));
+	}
+
+	private void remember(Seen seen) {
+		last = seen.at();
+		recent.addLast(seen);
+		counts.merge(seen, 1, Integer::sum);
+		Instant oldest = seen.at().minus(WINDOW);
+		while (!recent.isEmpty() && (recent.size() > REMEMBERED || recent.peekFirst().at().isBefore(oldest))) {
+			Seen gone = recent.removeFirst();
+			counts.computeIfPresent(gone, (key, count) -> count == 1 ? null : count - 1);
+		}
+	}
+
+	private static Instant instantOf(String stamped, int space) {
 		try {
-			at = Instant.parse(space < 0 ? stamped : stamped.substring(0, space));
+			return Instant.parse(space < 0 ? stamped : stamped.substring(0, space));
 		}
 		catch (DateTimeParseException e) {
 			String shown = stamped.length() > 300 ? stamped.substring(0, 300) + "..." : stamped;
 			throw new IllegalStateException("the API server sent this instead of a log line: " + shown);
 		}
-		if (toSkip > 0) {
-			toSkip--;
-			return null;
-		}
-		last = at;
-		recent.merge(at, 1, Integer::sum);
-		recent.headMap(at.minus(WINDOW)).clear();
-		return space < 0 ? "" : stamped.substring(space + 1);
 	}
 }

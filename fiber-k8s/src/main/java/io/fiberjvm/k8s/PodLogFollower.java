@@ -28,8 +28,10 @@ import io.fiberjvm.backend.JobStatus;
  * through {@code pods/log?follow=true&timestamps=true}. A stream that ends while the pod still runs (cut,
  * or the API server's limit) is opened again from where it stopped ({@link LogCursor}); once the pod has
  * ended, one last read from there delivers what no stream had, and the follow completes. Lines end at
- * {@code \n} only (a progress bar's {@code \r} stays in its line); a line a cut stream left unfinished is
- * read again whole. Opening fails {@value #ATTEMPTS} times in a row, or the API server answers with
+ * {@code \n} only (a progress bar's {@code \r} stays in its line, a CRLF's is dropped) and keep at most
+ * {@value #MAX_LINE} bytes; a line a cut stream left unfinished is read again whole. Disposing while a
+ * stream is being opened takes effect when the API server first answers (fabric8 waits for it without
+ * heeding interrupts). Opening fails {@value #ATTEMPTS} times in a row, or the API server answers with
  * something other than a log, and the follow fails naming the pod; a pod deleted after it ended, or a
  * backend closing, ends it quietly with what was read.
  */
@@ -40,6 +42,8 @@ final class PodLogFollower {
 	/** The pause between tries once the pod has ended. */
 	private static final Duration RETRY_PAUSE = Duration.ofSeconds(1);
 	private static final int ATTEMPTS = 3;
+	/** Bytes of one line kept; the rest of a longer line is dropped. */
+	static final int MAX_LINE = 1024 * 1024;
 
 	private final KubernetesClient client;
 	private final String namespace;
@@ -115,10 +119,10 @@ final class PodLogFollower {
 	private static void lastRead(Loggable from, LogCursor cursor, FluxSink<String> sink) {
 		String rest = from.getLog();
 		int start = 0;
-		while (start < rest.length()) {
+		while (start < rest.length() && !sink.isCancelled()) {
 			int end = rest.indexOf('\n', start);
 			String line = end < 0 ? rest.substring(start) : rest.substring(start, end);
-			emit(cursor.accept(line), sink);
+			emit(cursor.accept(withoutReturn(line)), sink);
 			start = end < 0 ? rest.length() : end + 1;
 		}
 		sink.complete();
@@ -147,21 +151,38 @@ final class PodLogFollower {
 			int read;
 			while (!sink.isCancelled() && (read = body.read(buffer)) >= 0) {
 				int start = 0;
-				for (int i = 0; i < read; i++) {
+				for (int i = 0; i < read && !sink.isCancelled(); i++) {
 					if (buffer[i] == '\n') {
-						line.write(buffer, start, i - start);
-						emit(cursor.accept(line.toString(StandardCharsets.UTF_8)), sink);
+						append(line, buffer, start, i - start);
+						emit(cursor.accept(withoutReturn(line.toString(StandardCharsets.UTF_8))), sink);
 						line.reset();
 						start = i + 1;
 					}
 				}
-				line.write(buffer, start, read - start);
+				append(line, buffer, start, Math.max(0, read - start));
 			}
-			// What is left is a line the stream ended in the middle of: the next stream, or the last read, has it whole.
+			// What is left is a line the stream ended in the middle of: the next stream, or the last read, has it
+			// whole. Unless it is no log line at all (an error without a newline), which is a failure.
+			if (line.size() > 0 && !sink.isCancelled()) {
+				LogCursor.check(line.toString(StandardCharsets.UTF_8));
+			}
 		}
 		catch (IOException cut) {
 			// The connection went: the next stream goes on from the cursor.
 		}
+	}
+
+	/** Adds to a line, keeping at most {@value #MAX_LINE} bytes of it: a line without end must not take all memory. */
+	private static void append(ByteArrayOutputStream line, byte[] bytes, int offset, int length) {
+		int room = MAX_LINE - line.size();
+		if (room > 0) {
+			line.write(bytes, offset, Math.min(room, length));
+		}
+	}
+
+	/** A line's text without the carriage return of a CRLF ending (one inside the line stays). */
+	private static String withoutReturn(String line) {
+		return line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;
 	}
 
 	private static void emit(String text, FluxSink<String> sink) {

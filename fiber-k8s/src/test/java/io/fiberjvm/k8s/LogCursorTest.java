@@ -12,6 +12,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** A followed log opened again after a break delivers each line once. */
 class LogCursorTest {
 
+	private static final List<String> LOG = List.of("2026-11-23T05:00:00.100Z a", "2026-11-23T05:00:01.200Z b",
+			"2026-11-23T05:00:01.200Z b", "2026-11-23T05:00:01.100Z d", "2026-11-23T05:00:02Z e", "2026-11-23T05:00:02.5Z f");
+
 	private static List<String> read(LogCursor cursor, List<String> stamped) {
 		List<String> delivered = new ArrayList<>();
 		for (String line : stamped) {
@@ -31,17 +34,26 @@ class LogCursorTest {
 
 	@Test
 	void aStreamOpenedAgainDeliversOnlyWhatCameAfterTheLastLineDelivered() {
-		List<String> log = List.of("2026-11-23T05:00:00.100Z a", "2026-11-23T05:00:01.200Z b", "2026-11-23T05:00:01.200Z c",
-				"2026-11-23T05:00:01.100Z d", "2026-11-23T05:00:02Z e", "2026-11-23T05:00:02.5Z f");
 		LogCursor cursor = new LogCursor();
 		assertThat(cursor.since()).isNull();
-		assertThat(read(cursor, log.subList(0, 3))).containsExactly("a", "b", "c");
+		assertThat(read(cursor, LOG.subList(0, 3))).containsExactly("a", "b", "b");
 		// A second before the last line's second, so a line stamped a little earlier is not missed.
 		assertThat(cursor.since()).isEqualTo("2026-11-23T05:00:00Z");
 		cursor.reopened();
-		assertThat(read(cursor, from(cursor.since(), log).subList(0, 5))).containsExactly("d", "e");
+		assertThat(read(cursor, from(cursor.since(), LOG).subList(0, 5))).containsExactly("d", "e");
 		cursor.reopened();
-		assertThat(read(cursor, from(cursor.since(), log))).containsExactly("f");
+		assertThat(read(cursor, from(cursor.since(), LOG))).containsExactly("f");
+		cursor.reopened();
+		assertThat(read(cursor, from(cursor.since(), LOG))).isEmpty();
+	}
+
+	@Test
+	void aStreamOpenedAgainAfterTheLogWasRotatedLosesNothingItStillHas() {
+		LogCursor cursor = new LogCursor();
+		assertThat(read(cursor, LOG.subList(0, 4))).containsExactly("a", "b", "b", "d");
+		cursor.reopened();
+		// Rotated: the current file starts after the first "b".
+		assertThat(read(cursor, LOG.subList(2, 6))).containsExactly("e", "f");
 	}
 
 	@Test
@@ -62,5 +74,14 @@ class LogCursorTest {
 		LogCursor cursor = new LogCursor();
 		assertThatThrownBy(() -> cursor.accept("{\"kind\":\"Status\",\"message\":\"pods \\\"x\\\" not found\"}"))
 				.hasMessageStartingWith("the API server sent this instead of a log line: {\"kind\":\"Status\"");
+		assertThatThrownBy(() -> LogCursor.check("404 page not found")).hasMessageContaining("404 page not found");
+		LogCursor.check("2026-11-23T05:00:00Z half a li");
+	}
+
+	@Test
+	void aLogsLinesEndAtNewlinesOnly() {
+		assertThat(KubernetesJob.lines("")).isEmpty();
+		assertThat(KubernetesJob.lines("a\n\n\nb\r\nbar 1\rbar 2\n")).containsExactly("a", "", "", "b", "bar 1\rbar 2");
+		assertThat(KubernetesJob.lines("no newline")).containsExactly("no newline");
 	}
 }
