@@ -79,9 +79,8 @@ public final class Fiber implements AutoCloseable {
 
 	private final Sinks.Empty<Void> onClose = Sinks.empty();
 	private volatile TransportServer bound;
-	/** Where this run's status is kept for {@code fiber ps --local}; null for a runtime that joined a run. */
 	private final String openedAt = java.time.Instant.now().toString();
-	private reactor.core.Disposable statusWriter;
+	/** Keeps this run's status for {@code fiber ps}; null for a runtime that joined a run. */
 	private final RunStatusWriter statusFiles;
 	private final String name;
 	private final QueueService queues;
@@ -132,15 +131,8 @@ public final class Fiber implements AutoCloseable {
 				})
 				// A failed bind (say, a fixed port in use) is tried again next time, not remembered.
 				.cache(s -> Duration.ofMillis(Long.MAX_VALUE), error -> Duration.ZERO, () -> Duration.ZERO);
-		if (name == null) {
-			// A program's runtime (not one a child joins) keeps its run's status for fiber ps, looked at once a second.
-			statusFiles = new RunStatusWriter(RunStatus.directory(config), runId, backend, this::status);
-			statusWriter = Flux.interval(Duration.ZERO, Duration.ofSeconds(1), reactor.core.scheduler.Schedulers.boundedElastic())
-					.subscribe(tick -> statusFiles.tick());
-		}
-		else {
-			statusFiles = null;
-		}
+		// A program's runtime (not one a child joins) keeps its run's status for fiber ps.
+		statusFiles = name == null ? new RunStatusWriter(RunStatus.directory(config), runId, backend, this::status).start() : null;
 	}
 
 	/** Logs each line the job writes through {@code fiber.child.<name>}, with its identity in the MDC. */
@@ -472,6 +464,9 @@ public final class Fiber implements AutoCloseable {
 		command.add(javaExecutable);
 		command.addAll(archiveOptions);
 		command.addAll(config.get(ConfigKeys.JVM_OPTIONS));
+		// Who the child is, for every log line it writes (LogKeys); configuration does not read these two.
+		command.add("-D" + LogKeys.RUN + "=" + runId);
+		command.add("-D" + LogKeys.PROCESS + "=" + jobId);
 		command.add("-cp");
 		command.add(System.getProperty("java.class.path"));
 		command.add(WorkerMain.class.getName());
@@ -622,16 +617,11 @@ public final class Fiber implements AutoCloseable {
 				backend.close();
 			}
 			finally {
-				stopStatus();
+				if (statusFiles != null) {
+					statusFiles.close();
+				}
 				onClose.tryEmitEmpty();
 			}
-		}
-	}
-
-	private void stopStatus() {
-		if (statusWriter != null) {
-			statusWriter.dispose();
-			statusFiles.delete();
 		}
 	}
 

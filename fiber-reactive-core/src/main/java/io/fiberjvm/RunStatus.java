@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -48,6 +47,11 @@ public record RunStatus(String run, long pid, String backend, String started, Li
 	 * @param workers its workers now
 	 */
 	public record Pool(String name, int target, List<Worker> workers) {
+
+		/** How many of its workers are working. */
+		public long working() {
+			return workers.stream().filter(w -> w.state().equals("working")).count();
+		}
 	}
 
 	/**
@@ -58,6 +62,11 @@ public record RunStatus(String run, long pid, String backend, String started, Li
 	 * @param state waiting (its process waits its turn to start), starting, working or retiring
 	 */
 	public record Worker(String name, String process, String state) {
+	}
+
+	/** The process named {@code name}, or null. */
+	public Process process(String name) {
+		return processes.stream().filter(p -> p.name().equals(name)).findFirst().orElse(null);
 	}
 
 	/** This status as JSON. */
@@ -84,14 +93,6 @@ public record RunStatus(String run, long pid, String backend, String started, Li
 	public RunStatus withoutWorkers() {
 		return new RunStatus(run, pid, backend, started, processes,
 				pools.stream().map(p -> new Pool(p.name(), p.target(), List.of())).toList());
-	}
-
-	/** Writes {@code json} to {@code dir/<run>.json}, replacing the previous file at once. */
-	static void write(Path dir, String run, byte[] json) throws IOException {
-		Files.createDirectories(dir);
-		Path temporary = dir.resolve(run + ".json.tmp");
-		Files.write(temporary, json);
-		Files.move(temporary, fileIn(dir, run), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
 	}
 
 	/** The directory runs keep their status in under {@code config}: {@code runs-dir}, else {@code java.io.tmpdir/fiber-runs}. */

@@ -14,11 +14,12 @@ import io.fiberjvm.backend.Backend;
 
 /**
  * Keeps a program's run status where {@code fiber ps} reads it: the runs directory's file and whatever
- * the backend publishes (a ConfigMap on Kubernetes). Each {@link #tick()} looks at the status and hands it
- * to each of the two when it changed since that one last took it. A failure is logged once per
+ * the backend publishes (a ConfigMap on Kubernetes). Once {@link #start()}ed it looks at the status once a
+ * second, off the caller's threads, and hands it to each of the two when it changed since that one last
+ * took it. A failure is logged once per
  * destination; the file is tried again at the next tick, a backend that refused after {@link #RETRY_AFTER}
- * at the soonest, so a role without the right does not cost a refused call a second. Once
- * {@link #delete()} has run, ticks do nothing.
+ * at the soonest, so a role without the right does not cost a refused call a second. {@link #close()}
+ * stops it and deletes the file.
  */
 final class RunStatusWriter {
 
@@ -37,6 +38,7 @@ final class RunStatusWriter {
 	private boolean backendWarned;
 	private boolean statusWarned;
 	private boolean deleted;
+	private reactor.core.Disposable ticks;
 
 	RunStatusWriter(Path dir, String runId, Backend backend, Supplier<RunStatus> status) {
 		this.dir = Objects.requireNonNull(dir, "dir");
@@ -45,7 +47,14 @@ final class RunStatusWriter {
 		this.status = Objects.requireNonNull(status, "status");
 	}
 
-	/** Looks at the status once; called from one thread at a time. */
+	/** Starts looking at the status, at once and then once a second. */
+	RunStatusWriter start() {
+		ticks = reactor.core.publisher.Flux.interval(Duration.ZERO, Duration.ofSeconds(1), reactor.core.scheduler.Schedulers.boundedElastic())
+				.subscribe(tick -> tick());
+		return this;
+	}
+
+	/** Looks at the status once. */
 	synchronized void tick() {
 		if (deleted) {
 			return;
@@ -65,7 +74,7 @@ final class RunStatusWriter {
 		}
 		if (!Arrays.equals(json, written)) {
 			try {
-				RunStatus.write(dir, runId, json);
+				write(json);
 				written = json;
 			}
 			catch (IOException | RuntimeException e) {
@@ -92,8 +101,24 @@ final class RunStatusWriter {
 		}
 	}
 
-	/** Deletes the run's file, after any tick under way: the run is over. */
-	synchronized void delete() {
+	/** Writes the file again, replacing the previous one at once. */
+	private void write(byte[] json) throws IOException {
+		java.nio.file.Files.createDirectories(dir);
+		Path temporary = dir.resolve(runId + ".json.tmp");
+		java.nio.file.Files.write(temporary, json);
+		java.nio.file.Files.move(temporary, RunStatus.fileIn(dir, runId), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+				java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+	}
+
+	/** Stops looking and deletes the run's file, after any look under way: the run is over. */
+	void close() {
+		if (ticks != null) {
+			ticks.dispose();
+		}
+		delete();
+	}
+
+	private synchronized void delete() {
 		deleted = true;
 		try {
 			java.nio.file.Files.deleteIfExists(RunStatus.fileIn(dir, runId));

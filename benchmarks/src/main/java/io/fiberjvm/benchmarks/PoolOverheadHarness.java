@@ -495,11 +495,6 @@ public final class PoolOverheadHarness {
 		boolean present() {
 			return skipped == null;
 		}
-
-		/** The mean wall time of configuration {@code index}, or NaN when the column was skipped. */
-		double mean(int index) {
-			return results.get(index).mean();
-		}
 	}
 
 	/** The command line, with the paper's defaults. */
@@ -544,26 +539,24 @@ public final class PoolOverheadHarness {
 
 		private static final String[] COLOURS = {"#4c78a8", "#f58518", "#54a24b", "#e45756"};
 
-		/** The executors with results, the thread pool first. */
-		private List<String> names() {
-			List<String> names = new ArrayList<>(List.of(THREADS, FIBER));
-			external.stream().filter(ExternalColumn::present).forEach(column -> names.add(column.name()));
-			return names;
+		/** One executor's wall times, a summary per configuration. */
+		private record Column(String name, List<Summary> results) {
+
+			double mean(int configuration) {
+				return results.get(configuration).mean();
+			}
 		}
 
-		/** The mean wall time of executor {@code e} (in {@link #names()} order) on configuration {@code c}. */
-		private double mean(int e, int c) {
-			if (e == 0) {
-				return threads.get(c).mean();
-			}
-			if (e == 1) {
-				return fiber.get(c).mean();
-			}
-			return external.stream().filter(ExternalColumn::present).toList().get(e - 2).mean(c);
+		/** The executors with results, the thread pool first. */
+		private List<Column> columns() {
+			List<Column> columns = new ArrayList<>(List.of(new Column(THREADS, threads), new Column(FIBER, fiber)));
+			external.stream().filter(ExternalColumn::present).forEach(column -> columns.add(new Column(column.name(), column.results())));
+			return columns;
 		}
 
 		String markdown() {
-			List<String> names = names();
+			List<Column> columns = columns();
+			List<String> names = columns.stream().map(Column::name).toList();
 			StringBuilder md = new StringBuilder();
 			md.append("# Pool overhead: ").append(String.join(", ", names)).append("\n\n");
 			String abouts = external.stream().filter(ExternalColumn::present).map(ExternalColumn::about).reduce("", (x, y) -> x + "; " + y);
@@ -583,11 +576,11 @@ public final class PoolOverheadHarness {
 			md.append("\n|---|---|").append("---|".repeat(2 * names.size() - 1)).append('\n');
 			for (int c = 0; c < configs.size(); c++) {
 				md.append(String.format(Locale.ROOT, "| %s | %.3f |", configs.get(c).label(), configs.get(c).idealSeconds(WORKERS)));
-				for (int e = 0; e < names.size(); e++) {
-					md.append(String.format(Locale.ROOT, " %.3f |", mean(e, c)));
+				for (Column column : columns) {
+					md.append(String.format(Locale.ROOT, " %.3f |", column.mean(c)));
 				}
-				for (int e = 1; e < names.size(); e++) {
-					md.append(String.format(Locale.ROOT, " %.2f |", mean(e, c) / mean(0, c)));
+				for (Column column : columns.subList(1, columns.size())) {
+					md.append(String.format(Locale.ROOT, " %.2f |", column.mean(c) / columns.get(0).mean(c)));
 				}
 				md.append('\n');
 			}
@@ -613,14 +606,9 @@ public final class PoolOverheadHarness {
 			for (int c = 0; c < configs.size(); c++) {
 				Config config = configs.get(c);
 				double base = threads.get(c).mean();
-				csvRow(csv, "sleep", THREADS, WORKERS, config.tasks(), config.taskSecondsText(), threads.get(c), "wall_seconds", 1.0);
-				csvRow(csv, "sleep", FIBER, WORKERS, config.tasks(), config.taskSecondsText(), fiber.get(c), "wall_seconds",
-						fiber.get(c).mean() / base);
-				for (ExternalColumn column : external) {
-					if (column.present()) {
-						csvRow(csv, "sleep", column.name(), WORKERS, config.tasks(), config.taskSecondsText(), column.results().get(c),
-								"wall_seconds", column.mean(c) / base);
-					}
+				for (Column column : columns()) {
+					csvRow(csv, "sleep", column.name(), WORKERS, config.tasks(), config.taskSecondsText(), column.results().get(c),
+							"wall_seconds", column.mean(c) / base);
 				}
 			}
 			csvRow(csv, "noop", THREADS, NOOP_WORKERS, options.noopTasks(), "0", threadNoop, "tasks_per_second", 1.0);
@@ -639,25 +627,26 @@ public final class PoolOverheadHarness {
 		String overheadSvg() {
 			LineChart chart = new LineChart("Wall time / ideal, " + WORKERS + " workers, 1 s of work cut into N tasks",
 					"tasks (N)", "wall time / ideal");
-			List<String> names = names();
-			for (int e = 0; e < names.size(); e++) {
+			List<Column> columns = columns();
+			for (int e = 0; e < columns.size(); e++) {
 				List<double[]> points = new ArrayList<>();
 				for (int c = 0; c < configs.size(); c++) {
-					points.add(new double[] {configs.get(c).tasks(), mean(e, c) / configs.get(c).idealSeconds(WORKERS)});
+					points.add(new double[] {configs.get(c).tasks(), columns.get(e).mean(c) / configs.get(c).idealSeconds(WORKERS)});
 				}
-				chart.add(new LineChart.Series(names.get(e), COLOURS[e], points));
+				chart.add(new LineChart.Series(columns.get(e).name(), COLOURS[e], points));
 			}
 			return chart.svg();
 		}
 
 		/** Grouped bars: one group per configuration, one bar per executor, a dashed mark at the ideal time. */
 		String svg() {
-			List<String> names = names();
+			List<Column> columns = columns();
+			List<String> names = columns.stream().map(Column::name).toList();
 			double[][] means = new double[configs.size()][names.size()];
 			double top = 0;
 			for (int c = 0; c < configs.size(); c++) {
 				for (int e = 0; e < names.size(); e++) {
-					means[c][e] = mean(e, c);
+					means[c][e] = columns.get(e).mean(c);
 					top = Math.max(top, means[c][e]);
 				}
 				top = Math.max(top, configs.get(c).idealSeconds(WORKERS));

@@ -49,13 +49,14 @@ public final class Demo {
 			// The same work through queues: processes pull chunks of samples and send back counts.
 			FiberQueue<Long> chunks = fiber.queue(Long.class, 64);
 			FiberQueue<long[]> counts = fiber.queue(long[].class);
-			for (int w = 0; w < workers; w++) {
-				fiber.process(() -> chunks.receive(2)
-						.doOnNext(seed -> counts.put(new long[] {countInside(seed, samples / 10), samples / 10}).block())
-						.then().block()).name("worker-" + w).start()
-						// Running before the chunks go out, so no worker comes to the queue after it closed.
-						.flatMap(p -> p.onRunning().thenReturn(p)).block(WAIT);
-			}
+			// All started together, and all running before the chunks go out, so no worker comes to the queue after it closed.
+			Flux.range(0, workers)
+					.flatMap(w -> fiber.process(() -> chunks.receive(2)
+							.doOnNext(seed -> counts.put(new long[] {countInside(seed, samples / 10), samples / 10}).block())
+							.then().block()).name("worker-" + w).start())
+					.flatMap(FiberProcess::onRunning)
+					.then()
+					.block(WAIT);
 			long queued = System.nanoTime();
 			chunks.send(Flux.range(0, workers * 10).map(Integer::longValue)).block(WAIT);
 			long[] total = counts.receive().take(workers * 10L)

@@ -16,10 +16,7 @@ class LocalRuntimeTest implements RuntimeContract {
 	@Override
 	public Fiber openFiber(java.util.Map<String, String> settings) {
 		io.fiberjvm.FiberBuilder builder = Fiber.builder().backend("local");
-		for (var setting : settings.entrySet()) {
-			builder = builder.set(setting.getKey(), setting.getValue());
-		}
-		Fiber fiber = builder.open();
+		Fiber fiber = RuntimeContract.with(builder, settings).open();
 		fibers.add(fiber);
 		return fiber;
 	}

@@ -38,6 +38,15 @@ public interface RuntimeContract {
 		return openFiber(java.util.Map.of());
 	}
 
+	/** {@code builder} with {@code settings} set on it, for {@link #openFiber(java.util.Map)}. */
+	static io.fiberjvm.FiberBuilder with(io.fiberjvm.FiberBuilder builder, java.util.Map<String, String> settings) {
+		io.fiberjvm.FiberBuilder set = builder;
+		for (var setting : settings.entrySet()) {
+			set = set.set(setting.getKey(), setting.getValue());
+		}
+		return set;
+	}
+
 	/** Loses {@code worker} the way this backend loses one: SIGKILL, a deleted pod. */
 	void loseWorker(Fiber fiber, FiberProcess worker);
 

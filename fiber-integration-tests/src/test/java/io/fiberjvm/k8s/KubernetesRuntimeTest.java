@@ -42,10 +42,7 @@ class KubernetesRuntimeTest implements RuntimeContract {
 				.set("image", "fiber-test:1")
 				// The node agent runs pods on this machine.
 				.set("host", "127.0.0.1");
-		for (var setting : settings.entrySet()) {
-			builder = builder.set(setting.getKey(), setting.getValue());
-		}
-		Fiber fiber = builder.open();
+		Fiber fiber = RuntimeContract.with(builder, settings).open();
 		fibers.add(fiber);
 		return fiber;
 	}

@@ -147,7 +147,7 @@ public final class KubernetesBackend implements Backend {
 			}
 		}
 		Pod pod = PodTemplate.podFor(labelled, new PodTemplate.Settings(settings.namespace(),
-				settings.image().isEmpty() ? null : settings.image(), secretName, owner.getMetadata() == null ? null : owner));
+				settings.image().isEmpty() ? null : settings.image(), secretName, ownerOrNull(owner)));
 		KubernetesJob job = new KubernetesJob(labelled, settings.namespace(), client(), settings.grace(), () -> closed);
 		synchronized (this) {
 			if (closed) {
@@ -191,29 +191,25 @@ public final class KubernetesBackend implements Backend {
 		Objects.requireNonNull(status, "status");
 		// A lock of its own: a slow API call here must not hold up starting jobs; close waits for it.
 		synchronized (publishing) {
-			synchronized (this) {
-				if (closed || !madePods) {
-					return;
-				}
+			// close() sets closed before it takes this lock, so nothing is published after it deletes the ConfigMap.
+			if (!closed && madePods) {
+				publish(status);
 			}
-			publish(status);
 		}
 	}
 
 	private void publish(io.fiberjvm.RunStatus status) {
-		Pod owner = parent.block(Duration.ofSeconds(30));
 		io.fabric8.kubernetes.api.model.ConfigMap map = RunStatusMap.of(settings.namespace(), status,
-				owner == null || owner.getMetadata() == null ? null : owner);
+				ownerOrNull(parent.block(Duration.ofSeconds(30))));
 		try {
-			if (statusMapName == null && create(map, status)) {
-				statusMapName = map.getMetadata().getName();
-			}
-			else {
+			boolean created = statusMapName == null && create(map, status);
+			if (!created) {
 				// Made already (by this run: one taken over after a create that timed out still holds an older status).
-				statusMapName = map.getMetadata().getName();
-				client().configMaps().inNamespace(settings.namespace()).withName(statusMapName)
-						.edit(current -> new io.fabric8.kubernetes.api.model.ConfigMapBuilder(current).withData(map.getData()).build());
+				client().configMaps().inNamespace(settings.namespace()).withName(map.getMetadata().getName())
+						.patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+								map);
 			}
+			statusMapName = map.getMetadata().getName();
 		}
 		catch (KubernetesClientException e) {
 			throw new FiberException("the Kubernetes API refused the run's status ConfigMap " + map.getMetadata().getName()
@@ -266,7 +262,7 @@ public final class KubernetesBackend implements Backend {
 		return secrets.computeIfAbsent(id, key -> Mono.fromCallable(() -> {
 			try {
 				client().secrets().inNamespace(settings.namespace())
-						.resource(RunSecret.of(settings.namespace(), id, value, owner.getMetadata() == null ? null : owner))
+						.resource(RunSecret.of(settings.namespace(), id, value, ownerOrNull(owner)))
 						.create();
 			}
 			catch (KubernetesClientException e) {
@@ -282,6 +278,11 @@ public final class KubernetesBackend implements Backend {
 			return RunSecret.name(id);
 		}).subscribeOn(Schedulers.boundedElastic()).cache(name -> Duration.ofMillis(Long.MAX_VALUE), error -> Duration.ZERO,
 				() -> Duration.ZERO));
+	}
+
+	/** The parent pod to own what this run makes, or null outside the cluster (where the parent is an empty pod). */
+	private static Pod ownerOrNull(Pod parent) {
+		return parent == null || parent.getMetadata() == null ? null : parent;
 	}
 
 	/** The pod this runtime runs in, or an empty pod when it runs outside the cluster. */

@@ -135,7 +135,7 @@ final class KubernetesJob implements Job {
 		if (lines.get(lines.size() - 1).isEmpty()) {
 			lines.remove(lines.size() - 1);
 		}
-		lines.replaceAll(line -> line.endsWith("\r") ? line.substring(0, line.length() - 1) : line);
+		lines.replaceAll(PodLogFollower::withoutReturn);
 		return lines;
 	}
 

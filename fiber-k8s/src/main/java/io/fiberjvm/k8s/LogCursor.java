@@ -31,7 +31,7 @@ final class LogCursor {
 	private record Seen(Instant at, int length, int hash) {
 	}
 
-	private Instant last;
+	/** Delivered lines in the order delivered, the last one last. */
 	private final ArrayDeque<Seen> recent = new ArrayDeque<>();
 	private final Map<Seen, Integer> counts = new HashMap<>();
 	/** How often this stream has shown each delivered line so far, while it catches up. */
@@ -40,12 +40,12 @@ final class LogCursor {
 
 	/** The {@code sinceTime} to open the next stream with, or null to read from the start. */
 	String since() {
-		return last == null ? null : last.minus(BACK).truncatedTo(ChronoUnit.SECONDS).toString();
+		return recent.isEmpty() ? null : recent.peekLast().at().minus(BACK).truncatedTo(ChronoUnit.SECONDS).toString();
 	}
 
 	/** A new stream begins, from {@link #since()}. */
 	void reopened() {
-		catchingUp = last != null;
+		catchingUp = !recent.isEmpty();
 		matched.clear();
 	}
 
@@ -79,7 +79,6 @@ final class LogCursor {
 	}
 
 	private void remember(Seen seen) {
-		last = seen.at();
 		recent.addLast(seen);
 		counts.merge(seen, 1, Integer::sum);
 		Instant oldest = seen.at().minus(WINDOW);

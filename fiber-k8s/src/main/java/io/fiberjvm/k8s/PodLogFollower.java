@@ -117,13 +117,11 @@ final class PodLogFollower {
 
 	/** The rest of an ended pod's log, then the end. */
 	private static void lastRead(Loggable from, LogCursor cursor, FluxSink<String> sink) {
-		String rest = from.getLog();
-		int start = 0;
-		while (start < rest.length() && !sink.isCancelled()) {
-			int end = rest.indexOf('\n', start);
-			String line = end < 0 ? rest.substring(start) : rest.substring(start, end);
-			emit(cursor.accept(withoutReturn(line)), sink);
-			start = end < 0 ? rest.length() : end + 1;
+		for (String line : KubernetesJob.lines(from.getLog())) {
+			if (sink.isCancelled()) {
+				return;
+			}
+			emit(cursor.accept(line), sink);
 		}
 		sink.complete();
 	}
@@ -181,7 +179,7 @@ final class PodLogFollower {
 	}
 
 	/** A line's text without the carriage return of a CRLF ending (one inside the line stays). */
-	private static String withoutReturn(String line) {
+	static String withoutReturn(String line) {
 		return line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;
 	}
 

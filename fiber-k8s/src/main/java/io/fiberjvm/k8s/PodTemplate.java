@@ -9,6 +9,7 @@ import java.util.Objects;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -37,6 +38,12 @@ final class PodTemplate {
 	static final String CONTAINER = "worker";
 
 	private PodTemplate() {
+	}
+
+	/** A reference to {@code parent} as the owner of what this run makes, so the cluster removes it with the parent. */
+	static OwnerReference ownerReference(Pod parent) {
+		return new OwnerReferenceBuilder().withApiVersion("v1").withKind("Pod").withName(parent.getMetadata().getName())
+				.withUid(parent.getMetadata().getUid()).build();
 	}
 
 	/**
@@ -73,14 +80,7 @@ final class PodTemplate {
 				.endMetadata();
 		if (parent != null) {
 			labels.put("fiber-parent", parent.getMetadata().getName());
-			pod.editMetadata()
-					.addToOwnerReferences(new OwnerReferenceBuilder()
-							.withApiVersion("v1")
-							.withKind("Pod")
-							.withName(parent.getMetadata().getName())
-							.withUid(parent.getMetadata().getUid())
-							.build())
-					.endMetadata();
+			pod.editMetadata().addToOwnerReferences(ownerReference(parent)).endMetadata();
 		}
 		pod.editMetadata().withLabels(labels).endMetadata();
 

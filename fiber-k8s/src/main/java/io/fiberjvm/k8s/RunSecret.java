@@ -5,7 +5,6 @@ import java.util.Base64;
 import java.util.Map;
 import java.util.Objects;
 
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -36,9 +35,7 @@ final class RunSecret {
 				.withType("Opaque")
 				.withData(Map.of(PodTemplate.SECRET_KEY, Base64.getEncoder().encodeToString(secret.getBytes(StandardCharsets.UTF_8))));
 		if (parent != null) {
-			builder.editMetadata().addToOwnerReferences(new OwnerReferenceBuilder().withApiVersion("v1").withKind("Pod")
-					.withName(parent.getMetadata().getName()).withUid(parent.getMetadata().getUid()).build())
-					.endMetadata();
+			builder.editMetadata().addToOwnerReferences(PodTemplate.ownerReference(parent)).endMetadata();
 		}
 		return builder.build();
 	}

@@ -7,7 +7,6 @@ import java.util.Objects;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 
 import io.fiberjvm.RunStatus;
@@ -55,9 +54,7 @@ public final class RunStatusMap {
 				.withNewMetadata().withName(name(status.run())).withNamespace(namespace).withLabels(labels).endMetadata()
 				.withData(Map.of(DATA_KEY, new String(json, StandardCharsets.UTF_8), WORKERS_OMITTED_KEY, Boolean.toString(omitted)));
 		if (parent != null) {
-			builder.editMetadata().addToOwnerReferences(new OwnerReferenceBuilder().withApiVersion("v1").withKind("Pod")
-					.withName(parent.getMetadata().getName()).withUid(parent.getMetadata().getUid()).build())
-					.endMetadata();
+			builder.editMetadata().addToOwnerReferences(PodTemplate.ownerReference(parent)).endMetadata();
 		}
 		return builder.build();
 	}

@@ -242,8 +242,16 @@ final class Dispatcher {
 		return true;
 	}
 
-	synchronized WorkerSession session(String worker) {
-		return sessions.get(worker);
+	/** The sessions of those of {@code workers} that have one. */
+	synchronized List<WorkerSession> sessions(java.util.Collection<String> workers) {
+		List<WorkerSession> found = new ArrayList<>(workers.size());
+		for (String worker : workers) {
+			WorkerSession session = sessions.get(worker);
+			if (session != null) {
+				found.add(session);
+			}
+		}
+		return found;
 	}
 
 	/** Fails everything queued or running with {@link PoolClosedException} and refuses what comes later. */

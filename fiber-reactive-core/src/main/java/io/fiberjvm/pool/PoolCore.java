@@ -301,12 +301,7 @@ final class PoolCore {
 		}
 		// The siblings go with the process, at once: none may be handed the tasks lost here.
 		List<WorkerSession> ending = new ArrayList<>(List.of(session));
-		for (String sibling : siblings) {
-			WorkerSession other = dispatcher.session(sibling);
-			if (other != null) {
-				ending.add(other);
-			}
-		}
+		ending.addAll(dispatcher.sessions(siblings));
 		dispatcher.gone(ending, why);
 		if (process != null && process.isAlive()) {
 			process.terminate().subscribe(done -> { }, error -> { });
@@ -506,14 +501,7 @@ final class PoolCore {
 						error != null ? error.getMessage() : why, backoff.delay(failures));
 			}
 		}
-		List<WorkerSession> sessions = new ArrayList<>();
-		for (Slot slot : gone) {
-			WorkerSession session = dispatcher.session(slot.name);
-			if (session != null) {
-				sessions.add(session);
-			}
-		}
-		dispatcher.gone(sessions, why);
+		dispatcher.gone(dispatcher.sessions(gone.stream().map(slot -> slot.name).toList()), why);
 		ensureWorkers();
 		if (finished) {
 			finish();

@@ -45,9 +45,7 @@ public final class WorkerMain {
 		try {
 			config = FiberConfig.resolve(Map.of(), System.getProperties(), System.getenv(), Path.of(FiberConfig.FILE_NAME));
 			runtime = Fiber.joinRun(config, secret, args[2]);
-			// Who this process is, for every log line it writes (see LogKeys).
-			System.setProperty(LogKeys.RUN, runOf(args[2]));
-			System.setProperty(LogKeys.PROCESS, args[2]);
+			// Who this process is (the parent set fiber.run and fiber.process on its command line; see LogKeys).
 			LogKeys.identifyThread();
 			connection = runtime.connectionTo(Endpoint.parse(args[1])).block(config.get(ConfigKeys.START_TIMEOUT));
 		}
@@ -81,12 +79,6 @@ public final class WorkerMain {
 		finishing = true;
 		connection.dispose();
 		System.exit(error == null ? 0 : WorkerRoutes.EXIT_TARGET_FAILED);
-	}
-
-	/** The run that started this process: its job id is {@code <name>-<run>-<counter>}. */
-	static String runOf(String jobId) {
-		String withoutCounter = jobId.substring(0, Math.max(0, jobId.lastIndexOf('-')));
-		return withoutCounter.substring(withoutCounter.lastIndexOf('-') + 1);
 	}
 
 	private static void parentLost() {

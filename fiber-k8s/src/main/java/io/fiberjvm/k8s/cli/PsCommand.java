@@ -82,7 +82,7 @@ final class PsCommand implements Callable<Integer> {
 			var statuses = run == null ? client.configMaps().inNamespace(namespace).withLabel(RunStatusMap.LABEL)
 					: client.configMaps().inNamespace(namespace).withLabel(RunStatusMap.LABEL).withLabel("fiber-run", run);
 			statuses.list().getItems().stream().sorted(Comparator.comparing(m -> m.getMetadata().getCreationTimestamp()))
-					.forEach(map -> poolRows(client, namespace, map, rows));
+					.forEach(map -> poolRows(client, namespace, pods, map, rows));
 			print(out, rows);
 		}
 		return 0;
@@ -93,7 +93,8 @@ final class PsCommand implements Callable<Integer> {
 	 * hosting it. A run whose master's pod has ended or gone left its ConfigMap behind: its pools are shown
 	 * as ended, without workers; so are those of a run started outside the cluster none of whose pods runs.
 	 */
-	private static void poolRows(KubernetesClient client, String namespace, ConfigMap map, List<String[]> rows) {
+	private static void poolRows(KubernetesClient client, String namespace, Map<String, Pod> pods, ConfigMap map,
+			List<String[]> rows) {
 		RunStatus status;
 		try {
 			status = RunStatusMap.read(map);
@@ -104,26 +105,24 @@ final class PsCommand implements Callable<Integer> {
 		}
 		String parentPod = map.getMetadata().getLabels().get("fiber-parent");
 		String parent = parentPod != null ? parentPod : "run-" + status.run();
-		// A master in a pod is alive while its pod runs; one outside the cluster is seen only through its pods.
-		boolean live = parentPod != null ? running(client.pods().inNamespace(namespace).withName(parentPod).get())
-				: client.pods().inNamespace(namespace).withLabel("fiber-run", status.run()).list().getItems().stream()
-						.anyMatch(PsCommand::running);
+		// A master in a pod is alive while its pod runs; one outside the cluster is seen only through its pods, all
+		// of which are listed already. A master pod not started by fiber run is not, so it is asked for.
+		boolean live = parentPod != null
+				? running(pods.containsKey(parentPod) ? pods.get(parentPod) : client.pods().inNamespace(namespace).withName(parentPod).get())
+				: pods.values().stream().anyMatch(p -> status.run().equals(p.getMetadata().getLabels().get("fiber-run")) && running(p));
 		String gone = parentPod != null ? "ended: the run's master pod is gone" : "no pod of the run is running (its master, "
 				+ "outside the cluster, has ended or has no pods now)";
 		boolean omitted = RunStatusMap.workersOmitted(map);
-		Map<String, String> podOf = new LinkedHashMap<>();
-		status.processes().forEach(p -> podOf.put(p.name(), p.job()));
 		for (RunStatus.Pool pool : status.pools()) {
-			long working = pool.workers().stream().filter(w -> w.state().equals("working")).count();
 			String state = !live ? gone : omitted ? pool.target() + " workers (too many to list)"
-					: working + " of " + pool.target() + " working";
+					: pool.working() + " of " + pool.target() + " working";
 			rows.add(new String[] {pool.name(), "pool", parent, state, "-", "-"});
 			if (!live) {
 				continue;
 			}
 			for (RunStatus.Worker worker : pool.workers()) {
-				rows.add(new String[] {worker.name(), "worker", podOf.getOrDefault(worker.process(), worker.process()), worker.state(),
-						"-", "-"});
+				RunStatus.Process host = status.process(worker.process());
+				rows.add(new String[] {worker.name(), "worker", host == null ? worker.process() : host.job(), worker.state(), "-", "-"});
 			}
 		}
 	}
@@ -144,17 +143,14 @@ final class PsCommand implements Callable<Integer> {
 			}
 			rows.add(new String[] {status.run(), "master", "run-" + status.run(), "running", Long.toString(status.pid()),
 					status.backend() + " backend, since " + status.started()});
-			Map<String, RunStatus.Process> byName = new LinkedHashMap<>();
 			for (RunStatus.Process process : status.processes()) {
-				byName.put(process.name(), process);
 				rows.add(new String[] {status.run(), "process", process.name(), process.state(), pid(process.pid()), process.job()});
 			}
 			for (RunStatus.Pool pool : status.pools()) {
-				long working = pool.workers().stream().filter(w -> w.state().equals("working")).count();
-				rows.add(new String[] {status.run(), "pool", pool.name(), working + " of " + pool.target() + " working", "-",
+				rows.add(new String[] {status.run(), "pool", pool.name(), pool.working() + " of " + pool.target() + " working", "-",
 						pool.workers().size() + " workers"});
 				for (RunStatus.Worker worker : pool.workers()) {
-					RunStatus.Process host = byName.get(worker.process());
+					RunStatus.Process host = status.process(worker.process());
 					rows.add(new String[] {status.run(), "worker", worker.name(), worker.state(), host == null ? "-" : pid(host.pid()),
 							"in process " + worker.process()});
 				}
