@@ -84,6 +84,6 @@ public final class FiberBuilder {
 
 	/** Opens the runtime. Nothing listens and nothing is started until a process needs it. */
 	public Fiber open() {
-		return new Fiber(config());
+		return Fiber.open(config());
 	}
 }

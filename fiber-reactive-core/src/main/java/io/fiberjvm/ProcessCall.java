@@ -1,10 +1,15 @@
 package io.fiberjvm;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 import reactor.core.publisher.Mono;
 
-import io.fiberjvm.worker.ShippedTarget;
+import io.fiberjvm.internal.runtime.UserTarget;
+import io.fiberjvm.runtime.ProcessTarget;
+import io.fiberjvm.runtime.RuntimeContext;
 
 /**
  * A job-backed process about to be started: options accumulate on it, {@link #start()} runs it.
@@ -14,18 +19,18 @@ import io.fiberjvm.worker.ShippedTarget;
  */
 public final class ProcessCall {
 
-	private final Fiber fiber;
+	private final RuntimeContext runtime;
 	private final Object target;
 	private final String name;
 	private final ResourceSpec resources;
-	private final java.util.Map<String, String> environment;
+	private final Map<String, String> environment;
 
-	ProcessCall(Fiber fiber, Object target, String name, ResourceSpec resources) {
-		this(fiber, target, name, resources, java.util.Map.of());
+	ProcessCall(RuntimeContext runtime, Object target, String name, ResourceSpec resources) {
+		this(runtime, target, name, resources, Map.of());
 	}
 
-	private ProcessCall(Fiber fiber, Object target, String name, ResourceSpec resources, java.util.Map<String, String> environment) {
-		this.fiber = fiber;
+	private ProcessCall(RuntimeContext runtime, Object target, String name, ResourceSpec resources, Map<String, String> environment) {
+		this.runtime = runtime;
 		this.target = target;
 		this.name = name;
 		this.resources = resources;
@@ -43,9 +48,9 @@ public final class ProcessCall {
 			throw new IllegalArgumentException("'" + variable + "' is not an environment variable a process may be given "
 					+ "(letters, digits and '_', not starting with a digit or with FIBER_)");
 		}
-		java.util.Map<String, String> copy = new java.util.LinkedHashMap<>(environment);
+		Map<String, String> copy = new LinkedHashMap<>(environment);
 		copy.put(variable, value);
-		return new ProcessCall(fiber, target, name, resources, java.util.Collections.unmodifiableMap(copy));
+		return new ProcessCall(runtime, target, name, resources, Collections.unmodifiableMap(copy));
 	}
 
 	/** Names the process; the name appears in its job id, logs and errors. */
@@ -54,27 +59,27 @@ public final class ProcessCall {
 		if (name.isBlank()) {
 			throw new IllegalArgumentException("a process name must not be blank");
 		}
-		return new ProcessCall(fiber, target, name, resources, environment);
+		return new ProcessCall(runtime, target, name, resources, environment);
 	}
 
 	/** Cores for the process (fractions allowed). */
 	public ProcessCall cpu(double cpu) {
-		return new ProcessCall(fiber, target, name, resources.withCpu(cpu), environment);
+		return new ProcessCall(runtime, target, name, resources.withCpu(cpu), environment);
 	}
 
 	/** Memory for the process, as a size ({@code 512Mi}, {@code 2Gi}). */
 	public ProcessCall memory(String memory) {
-		return new ProcessCall(fiber, target, name, resources.withMemory(memory), environment);
+		return new ProcessCall(runtime, target, name, resources.withMemory(memory), environment);
 	}
 
 	/** Whole GPUs for the process. */
 	public ProcessCall gpu(int gpu) {
-		return new ProcessCall(fiber, target, name, resources.withGpu(gpu), environment);
+		return new ProcessCall(runtime, target, name, resources.withGpu(gpu), environment);
 	}
 
 	/** All resources at once. */
 	public ProcessCall resources(ResourceSpec resources) {
-		return new ProcessCall(fiber, target, name, Objects.requireNonNull(resources, "resources"), environment);
+		return new ProcessCall(runtime, target, name, Objects.requireNonNull(resources, "resources"), environment);
 	}
 
 	/** The resources the process will be started with. */
@@ -89,11 +94,10 @@ public final class ProcessCall {
 	@SuppressWarnings("unchecked")
 	public Mono<FiberProcess> start() {
 		return Mono.defer(() -> {
-			ShippedTarget shipped = target instanceof Class<?> type
-					? ShippedTarget.ofClass((Class<? extends Runnable>) type)
-					: fiber.resolvingHandles(() -> ShippedTarget.ofObject((FiberRunnable) target,
-							fiber.config().get(io.fiberjvm.config.ConfigKeys.SERIAL_ALLOW)));
-			return fiber.launch(name, shipped, resources, environment);
+			ProcessTarget shipped = target instanceof Class<?> type
+					? UserTarget.ofClass((Class<? extends Runnable>) type)
+					: UserTarget.ofObject((FiberRunnable) target, runtime.values());
+			return runtime.start(shipped, name, resources, environment);
 		});
 	}
 }

@@ -102,7 +102,7 @@ public record RunStatus(String run, long pid, String backend, String started, Li
 	}
 
 	/** The file this run's status is written to in {@code dir}. */
-	static Path fileIn(Path dir, String run) {
+	public static Path fileIn(Path dir, String run) {
 		return dir.resolve(run + ".json");
 	}
 

@@ -2,9 +2,11 @@ package io.fiberjvm.manager;
 
 import java.time.Duration;
 
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import io.fiberjvm.AsyncCloseable;
 import io.fiberjvm.Fiber;
 import io.fiberjvm.FiberProcess;
 
@@ -25,7 +27,7 @@ import io.fiberjvm.FiberProcess;
  * allow-list inside a container (a {@code List<Point>}) need {@code fiber.serial-allow}: only the
  * outer value's own package is admitted by its sender.
  */
-public interface Manager extends AutoCloseable {
+public interface Manager extends AsyncCloseable, Disposable {
 
 	/** A manager to configure and start on {@code fiber}. */
 	static ManagerCall on(Fiber fiber) {
@@ -61,10 +63,22 @@ public interface Manager extends AutoCloseable {
 	 */
 	Flux<Duration> callLatencies();
 
-	/** Stops the manager process; pending calls fail with {@link ManagerLostException}. Does not block. */
+	/**
+	 * Stops the manager when subscribed: pending and later calls fail with {@link ManagerLostException}, and
+	 * its process is terminated; completes once the process has ended. {@link #close()} does the same and waits.
+	 */
 	@Override
-	void close();
+	Mono<Void> closeAsync();
+
+	/** Starts closing, as {@link #closeAsync()} does, and returns at once. */
+	@Override
+	void dispose();
+
+	/** Whether the manager was closed or lost: it takes no more calls. */
+	@Override
+	boolean isDisposed();
 
 	/** Completes once the manager process has ended. */
+	@Override
 	Mono<Void> onClose();
 }

@@ -7,18 +7,17 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.reactivestreams.Publisher;
+import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import io.fiberjvm.Fiber;
+import io.fiberjvm.FiberFunction;
 import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.config.ConfigKeys;
-import io.fiberjvm.queue.QueueContext;
-import io.fiberjvm.transport.Router;
-import io.fiberjvm.transport.UnknownRouteException;
+import io.fiberjvm.runtime.RuntimeContext;
+import io.fiberjvm.transport.Routes;
 
 /**
  * A manager about to be started: registrations and options accumulate on it, {@link #start()} runs it.
@@ -30,20 +29,20 @@ public final class ManagerCall {
 	private static final SecureRandom RANDOM = new SecureRandom();
 	private static final AtomicLong NAMES = new AtomicLong();
 
-	private final Fiber fiber;
+	private final RuntimeContext runtime;
 	private final Map<String, Registration> registrations;
-	private final String name;
+	private final @Nullable String name;
 	private final ResourceSpec resources;
 
-	private ManagerCall(Fiber fiber, Map<String, Registration> registrations, String name, ResourceSpec resources) {
-		this.fiber = fiber;
+	private ManagerCall(RuntimeContext runtime, Map<String, Registration> registrations, @Nullable String name, ResourceSpec resources) {
+		this.runtime = runtime;
 		this.registrations = registrations;
 		this.name = name;
 		this.resources = resources;
 	}
 
 	static ManagerCall of(Fiber fiber) {
-		return new ManagerCall(Objects.requireNonNull(fiber, "fiber"), Map.of(), null, ResourceSpec.NONE);
+		return new ManagerCall(Objects.requireNonNull(fiber, "fiber").runtime(), Map.of(), null, ResourceSpec.NONE);
 	}
 
 	/**
@@ -56,7 +55,7 @@ public final class ManagerCall {
 		Registration registration = Registration.check(asyncInterface, implementation);
 		Map<String, Registration> more = new LinkedHashMap<>(registrations);
 		more.put(registration.asyncInterface(), registration);
-		return new ManagerCall(fiber, Map.copyOf(more), name, resources);
+		return new ManagerCall(runtime, Map.copyOf(more), name, resources);
 	}
 
 	/**
@@ -64,18 +63,17 @@ public final class ManagerCall {
 	 * given {@code create}'s arguments, instead of a constructor. The factory is shipped to the manager.
 	 */
 	public <A, I> ManagerCall register(Class<A> asyncInterface, Class<I> implementation,
-			io.fiberjvm.FiberFunction<Object[], ? extends I> factory) {
+			FiberFunction<Object[], ? extends I> factory) {
 		Objects.requireNonNull(factory, "factory");
-		ShippedValues values = fiber.resolvingHandles(QueueContext::current).values();
+		ShippedValues values = runtime.values();
 		byte[] bytes = values.writeFunction(factory, "the factory of " + implementation.getName());
-		List<String> allow = List.of(io.fiberjvm.codec.JavaSerialization.packagePattern(factory.getClass()));
+		List<String> allow = List.of(ShippedValues.packagePattern(factory.getClass()));
 		// Read back here, so a capture the manager would refuse fails now, not at every create.
-		fiber.resolvingHandles(() -> values.readFunction(bytes, allow, java.util.function.Function.class,
-				"the factory of " + implementation.getName()));
+		values.readFunction(bytes, allow, java.util.function.Function.class, "the factory of " + implementation.getName());
 		Registration registration = Registration.check(asyncInterface, implementation).withFactory(bytes, allow);
 		Map<String, Registration> more = new LinkedHashMap<>(registrations);
 		more.put(registration.asyncInterface(), registration);
-		return new ManagerCall(fiber, Map.copyOf(more), name, resources);
+		return new ManagerCall(runtime, Map.copyOf(more), name, resources);
 	}
 
 	/** Names the manager; its process is named after it. */
@@ -84,22 +82,22 @@ public final class ManagerCall {
 		if (name.isBlank()) {
 			throw new IllegalArgumentException("a manager name must not be blank");
 		}
-		return new ManagerCall(fiber, registrations, name, resources);
+		return new ManagerCall(runtime, registrations, name, resources);
 	}
 
 	/** Cores for the manager process (fractions allowed). */
 	public ManagerCall cpu(double cpu) {
-		return new ManagerCall(fiber, registrations, name, resources.withCpu(cpu));
+		return new ManagerCall(runtime, registrations, name, resources.withCpu(cpu));
 	}
 
 	/** Memory for the manager process, as a size ({@code 512Mi}, {@code 2Gi}). */
 	public ManagerCall memory(String memory) {
-		return new ManagerCall(fiber, registrations, name, resources.withMemory(memory));
+		return new ManagerCall(runtime, registrations, name, resources.withMemory(memory));
 	}
 
 	/** Whole GPUs for the manager process. */
 	public ManagerCall gpu(int gpu) {
-		return new ManagerCall(fiber, registrations, name, resources.withGpu(gpu));
+		return new ManagerCall(runtime, registrations, name, resources.withGpu(gpu));
 	}
 
 	/** Starts the manager process when subscribed; emits the manager once it takes calls. With nothing registered it hosts shared objects only. */
@@ -107,56 +105,20 @@ public final class ManagerCall {
 		return Mono.defer(() -> {
 			String id = Long.toString(RANDOM.nextLong() >>> 1, 36);
 			String managerName = name != null ? name : "manager" + NAMES.incrementAndGet();
+			// Not guessable: the session's route is the manager's own, served only until it is lost.
 			String prefix = "fiber.m-" + id + "/";
 			String route = prefix + "session";
-			QueueContext context = fiber.resolvingHandles(QueueContext::current);
-			ManagerSession session = new ManagerSession(managerName, registrations, context.values(), context,
-					"fiber.shared-" + id + "/");
-			Disposable served = fiber.serve(prefix, new SessionRouter(route, session));
+			String sharedPrefix = "fiber.shared-" + id + "/";
+			ManagerSession session = new ManagerSession(managerName, registrations, runtime, sharedPrefix);
+			Disposable served = runtime.serve(prefix, Routes.empty().withChannel(route, session::attach));
 			session.served(served);
-			return fiber.address()
-					.flatMap(parent -> fiber.process(new ManagerHost(parent.toString(), route, "fiber.shared-" + id + "/",
-									List.copyOf(registrations.values())))
-							.name(managerName).resources(resources).start())
+			return runtime.start(new ManagerHost(route, sharedPrefix, List.copyOf(registrations.values())), managerName, resources, Map.of())
 					.doOnNext(session::started)
 					.then(session.attached())
-					.timeout(fiber.config().get(ConfigKeys.START_TIMEOUT))
-					.doOnError(error -> session.close())
+					.timeout(runtime.config().get(ConfigKeys.START_TIMEOUT))
+					.doOnError(error -> session.dispose())
 					// A cancelled start (say, another start in the same flatMap failed) must not leave a process behind.
-					.doOnCancel(session::close);
+					.doOnCancel(session::dispose);
 		});
-	}
-
-	/** Routes the manager's session to it; the route is unguessable and served only until the manager is lost. */
-	private static final class SessionRouter implements Router {
-
-		private final String route;
-		private final ManagerSession session;
-
-		SessionRouter(String route, ManagerSession session) {
-			this.route = route;
-			this.session = session;
-		}
-
-		@Override
-		public Flux<byte[]> requestChannel(String route, Publisher<byte[]> data) {
-			return this.route.equals(route) ? session.attach(data)
-					: Flux.error(new UnknownRouteException("no manager session at '" + route + "'"));
-		}
-
-		@Override
-		public Mono<byte[]> requestResponse(String route, byte[] data) {
-			return Mono.error(new UnknownRouteException("manager route '" + route + "' serves only request-channel"));
-		}
-
-		@Override
-		public Flux<byte[]> requestStream(String route, byte[] data) {
-			return Flux.error(new UnknownRouteException("manager route '" + route + "' serves only request-channel"));
-		}
-
-		@Override
-		public Mono<Void> fireAndForget(String route, byte[] data) {
-			return Mono.error(new UnknownRouteException("manager route '" + route + "' serves only request-channel"));
-		}
 	}
 }

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
@@ -18,10 +19,17 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
 import io.fiberjvm.FiberProcess;
-import io.fiberjvm.LatencyFeed;
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.codec.ShippedValues;
+import io.fiberjvm.internal.LatencyFeed;
+import io.fiberjvm.internal.frames.Answer;
+import io.fiberjvm.internal.frames.AnswerFrame;
+import io.fiberjvm.internal.frames.CallFrame;
+import io.fiberjvm.internal.frames.FrameHeaderCodec;
+import io.fiberjvm.internal.frames.ReadyFrame;
+import io.fiberjvm.internal.frames.SharedCallsFrame;
+import io.fiberjvm.runtime.RuntimeContext;
 
 /**
  * The parent's side of one manager: the session its process opened, the calls sent and not answered,
@@ -29,8 +37,15 @@ import io.fiberjvm.codec.ShippedValues;
  */
 final class ManagerSession implements AsyncManager {
 
-	/** What a shared-object handle needs to reach its manager. */
-	record Shared(String manager, String address, String prefix, io.fiberjvm.queue.QueueContext context) {
+	/**
+	 * What a shared-object handle needs to reach its manager, and the runtime of the process holding it.
+	 *
+	 * @param manager the manager's name
+	 * @param address where the manager serves its shared objects, {@code host:port}
+	 * @param prefix the manager's shared-object routes' prefix
+	 * @param runtime the runtime the handle works through
+	 */
+	record Shared(String manager, String address, String prefix, RuntimeContext runtime) {
 	}
 
 	/** A call sent and not answered: what it was, for errors, where its result goes, and when it left. */
@@ -46,34 +61,33 @@ final class ManagerSession implements AsyncManager {
 	/** Each call's time from sending to its answer. */
 	private final LatencyFeed latencies = new LatencyFeed();
 	private final AtomicLong objects = new AtomicLong();
-	/** The manager's last report of the calls it served on shared objects: calls, failed, nanoseconds. */
-	private volatile long[] sharedCalls = {0, 0, 0};
+	/** The manager's last report of the calls it served on shared objects. */
+	private volatile SharedCallsFrame sharedCalls = new SharedCallsFrame(0, 0, 0);
 	private final Sinks.One<AsyncManager> attached = Sinks.one();
 	private final Sinks.Empty<Void> closed = Sinks.empty();
-	private FluxSink<byte[]> out;
-	private String lost;
-	private volatile FiberProcess process;
-	private volatile Disposable served;
-	private final io.fiberjvm.queue.QueueContext context;
+	private @Nullable FluxSink<byte[]> out;
+	private @Nullable String lost;
+	private volatile @Nullable FiberProcess process;
+	private volatile @Nullable Disposable served;
+	private final RuntimeContext runtime;
 	private final String sharedPrefix;
-	private volatile String address;
+	private volatile @Nullable String address;
 	/** The largest call frame that still fits the transport's frame, with room for its header. */
 	private final int maxCall;
 	/** Why the objects' creations failed here, before they were sent: every call on them fails with it. */
 	private final Map<Long, Throwable> unsent = new ConcurrentHashMap<>();
 
-	ManagerSession(String name, Map<String, Registration> registrations, ShippedValues values,
-			io.fiberjvm.queue.QueueContext context, String sharedPrefix) {
-		this.maxCall = Math.max(1024, context.maxFrameSize() - 4096);
+	ManagerSession(String name, Map<String, Registration> registrations, RuntimeContext runtime, String sharedPrefix) {
+		this.maxCall = Math.max(1024, runtime.maxFrameSize() - 4096);
 		this.name = name;
 		this.registrations = registrations;
-		this.values = values;
-		this.context = context;
+		this.values = runtime.values();
+		this.runtime = runtime;
 		this.sharedPrefix = sharedPrefix;
 	}
 
 	private Shared shared() {
-		return new Shared(name, address, sharedPrefix, context);
+		return new Shared(name, address, sharedPrefix, runtime);
 	}
 
 	@Override
@@ -129,7 +143,7 @@ final class ManagerSession implements AsyncManager {
 				out = sink;
 			}
 			sink.onCancel(() -> lost("its session was cancelled"));
-			Flux.from(answers).subscribe(this::answer, error -> lost("its connection failed (" + error.getMessage() + ")"),
+			Flux.from(answers).subscribe(this::receive, error -> lost("its connection failed (" + error.getMessage() + ")"),
 					() -> lost("it ended its session"));
 		}, FluxSink.OverflowStrategy.BUFFER);
 	}
@@ -154,7 +168,7 @@ final class ManagerSession implements AsyncManager {
 		long object = objects.incrementAndGet();
 		String label = asyncInterface.getSimpleName() + "#" + object + " in manager " + name;
 		// The creation is the object's first call: calls made on the proxy queue behind it.
-		Mono<Object> created = send(CallFrames.CREATE, object, registration.implementation(), List.of(),
+		Mono<Object> created = send(CallFrame.Mode.CREATE, object, registration.implementation(), List.of(),
 				args == null ? new Object[0] : args, "creating " + label);
 		created.subscribe(done -> { }, error -> {
 			if (error instanceof CodecException) {
@@ -185,7 +199,7 @@ final class ManagerSession implements AsyncManager {
 			};
 		}
 		boolean many = method.getReturnType() == Flux.class;
-		Mono<Object> result = send(many ? CallFrames.CALL_MANY : CallFrames.CALL, object, method.getName(),
+		Mono<Object> result = send(many ? CallFrame.Mode.CALL_MANY : CallFrame.Mode.CALL, object, method.getName(),
 				Registration.parameterTypes(method), args == null ? new Object[0] : args, method.getName() + " on " + label)
 				// Named and tagged for Reactor's metrics (tap(Micrometer.metrics(registry))).
 				.name("fiber.manager.call").tag("manager", name).tag("method", method.getName());
@@ -193,7 +207,7 @@ final class ManagerSession implements AsyncManager {
 	}
 
 	/** Sends a call now and returns its result, replayed to every subscriber. */
-	private Mono<Object> send(byte kind, long object, String name, List<String> parameterTypes, Object[] args, String what) {
+	private Mono<Object> send(CallFrame.Mode mode, long object, String name, List<String> parameterTypes, Object[] args, String what) {
 		List<byte[]> encoded = new ArrayList<>(args.length);
 		List<String> allow = new ArrayList<>();
 		try {
@@ -216,7 +230,7 @@ final class ManagerSession implements AsyncManager {
 		}
 		long id = calls.incrementAndGet();
 		Sinks.One<Object> result = Sinks.one();
-		byte[] frame = CallFrames.encode(new CallFrames.Call(kind, id, object, name, parameterTypes, allow, encoded));
+		byte[] frame = new CallFrame(mode, id, object, name, parameterTypes, allow, encoded).encode();
 		if (frame.length > maxCall) {
 			return Mono.error(new CodecException(what + " is " + frame.length + " bytes with its arguments, more than a frame "
 					+ "(fiber.max-frame-size) carries; send large data through a queue or in parts"));
@@ -236,42 +250,39 @@ final class ManagerSession implements AsyncManager {
 		return result.asMono();
 	}
 
-	private void answer(byte[] frame) {
-		CallFrames.Answer answer;
+	/** A frame from the manager: its ready word, a shared-call report, or a call's answer. */
+	private void receive(byte[] frame) {
 		try {
-			answer = CallFrames.decodeAnswer(frame);
+			switch (FrameHeaderCodec.kind(frame)) {
+				case READY -> {
+					// The manager's first word: where its shared objects are served. Now it takes calls.
+					address = ReadyFrame.decode(frame);
+					attached.tryEmitValue(this);
+				}
+				case SHARED_CALLS -> sharedCalls = SharedCallsFrame.decode(frame);
+				case ANSWER -> answer(AnswerFrame.decode(frame));
+				default -> throw new CodecException("a manager sent a " + FrameHeaderCodec.kind(frame).description()
+						+ " where its ready word, an answer or a report belongs");
+			}
 		}
 		catch (CodecException e) {
-			lost("it sent a malformed answer (" + e.getMessage() + ")");
-			return;
+			lost("it sent a malformed frame (" + e.getMessage() + ")");
 		}
-		if (answer.id() == SharedCallCounts.REPORT_ID) {
-			try {
-				sharedCalls = SharedCallCounts.decode(answer.bytes());
-			}
-			catch (CodecException e) {
-				lost("it sent a malformed shared-call report (" + e.getMessage() + ")");
-			}
-			return;
-		}
-		if (answer.id() == 0) {
-			// The manager's first word: where its shared objects are served. Now it takes calls.
-			address = new String(answer.bytes(), StandardCharsets.UTF_8);
-			attached.tryEmitValue(this);
-			return;
-		}
+	}
+
+	private void answer(Answer answer) {
 		Pending call = pending.remove(answer.id());
 		if (call == null) {
 			return;
 		}
 		answered(call, answer.failed());
 		if (answer.failed()) {
-			call.result().tryEmitError(RemoteException.decode(new String(answer.bytes(), StandardCharsets.UTF_8)));
+			call.result().tryEmitError(RemoteException.decode(answer.error()));
 			return;
 		}
 		try {
-			Object value = io.fiberjvm.queue.QueueContext.resolving(context, () -> values.read(answer.bytes(),
-					answer.allow() == null ? List.of() : List.of(answer.allow()), "the result of " + call.what()));
+			Object value = values.read(answer.bytes(), answer.allow() == null ? List.of() : List.of(answer.allow()),
+					"the result of " + call.what());
 			if (value == null) {
 				call.result().tryEmitEmpty();
 			}
@@ -294,8 +305,8 @@ final class ManagerSession implements AsyncManager {
 
 	@Override
 	public ManagerStats stats() {
-		long[] shared = sharedCalls;
-		return new ManagerStats(calls.get(), failed.get(), pending.size(), shared[0], shared[1], Duration.ofNanos(shared[2]));
+		SharedCallsFrame shared = sharedCalls;
+		return new ManagerStats(calls.get(), failed.get(), pending.size(), shared.calls(), shared.failed(), Duration.ofNanos(shared.nanos()));
 	}
 
 	@Override
@@ -335,7 +346,15 @@ final class ManagerSession implements AsyncManager {
 	}
 
 	@Override
-	public void close() {
+	public Mono<Void> closeAsync() {
+		return Mono.defer(() -> {
+			dispose();
+			return closed.asMono();
+		});
+	}
+
+	@Override
+	public void dispose() {
 		lost("it was closed");
 		FiberProcess running = process;
 		if (running != null) {
@@ -344,6 +363,11 @@ final class ManagerSession implements AsyncManager {
 		else {
 			closed.tryEmitEmpty();
 		}
+	}
+
+	@Override
+	public synchronized boolean isDisposed() {
+		return lost != null;
 	}
 
 	@Override

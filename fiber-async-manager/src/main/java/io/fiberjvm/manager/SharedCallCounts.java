@@ -1,22 +1,16 @@
 package io.fiberjvm.manager;
 
-import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.internal.frames.SharedCallsFrame;
 
 /**
  * The calls a manager process served on its shared objects, from any process of the run: how many,
  * how many failed, and their summed time from arrival to answer (a queue's take includes its wait for
  * an item). The manager sends them to its parent on its session when they change, at most once a
- * second, as an answer with id {@value #REPORT_ID}.
+ * second, as a {@link SharedCallsFrame}.
  */
 final class SharedCallCounts {
-
-	/** The answer id of a report: calls count up from 1, the address is sent as 0. */
-	static final long REPORT_ID = -1;
-
-	private static final int SIZE = 3 * Long.BYTES;
 
 	private final AtomicLong calls = new AtomicLong();
 	private final AtomicLong failed = new AtomicLong();
@@ -35,17 +29,8 @@ final class SharedCallCounts {
 		return calls.get();
 	}
 
-	/** The counts now, as a report's bytes. */
-	byte[] encode() {
-		return ByteBuffer.allocate(SIZE).putLong(calls.get()).putLong(failed.get()).putLong(nanos.get()).array();
-	}
-
-	/** A report's counts: calls, failed, nanoseconds. */
-	static long[] decode(byte[] report) {
-		if (report == null || report.length != SIZE) {
-			throw new CodecException("a shared-call report is " + SIZE + " bytes, not " + (report == null ? 0 : report.length));
-		}
-		ByteBuffer buffer = ByteBuffer.wrap(report);
-		return new long[] {buffer.getLong(), buffer.getLong(), buffer.getLong()};
+	/** The counts now, as a report. */
+	SharedCallsFrame report() {
+		return new SharedCallsFrame(calls.get(), failed.get(), nanos.get());
 	}
 }

@@ -7,8 +7,11 @@ public final class SharedCounter extends SharedObject {
 
 	private static final long serialVersionUID = 1L;
 
+	/** The kind's name in routes. */
+	static final String KIND = "counter";
+
 	SharedCounter(ManagerSession.Shared shared, String name) {
-		super(shared, "counter", name);
+		super(shared, KIND, name);
 	}
 
 	public Mono<Long> get() {

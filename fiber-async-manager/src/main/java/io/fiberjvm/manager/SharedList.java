@@ -12,8 +12,11 @@ public final class SharedList<T> extends SharedObject {
 
 	private static final long serialVersionUID = 1L;
 
+	/** The kind's name in routes. */
+	static final String KIND = "list";
+
 	SharedList(ManagerSession.Shared shared, String name) {
-		super(shared, "list", name);
+		super(shared, KIND, name);
 	}
 
 	/** Appends {@code item}; emits the list's new size. */

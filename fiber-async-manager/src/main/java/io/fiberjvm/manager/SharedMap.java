@@ -15,8 +15,11 @@ public final class SharedMap<K, V> extends SharedObject {
 
 	private static final long serialVersionUID = 1L;
 
+	/** The kind's name in routes. */
+	static final String KIND = "map";
+
 	SharedMap(ManagerSession.Shared shared, String name) {
-		super(shared, "map", name);
+		super(shared, KIND, name);
 	}
 
 	@SuppressWarnings("unchecked")

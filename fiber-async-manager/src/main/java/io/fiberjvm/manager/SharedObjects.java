@@ -10,13 +10,16 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
+import reactor.core.publisher.SignalType;
 import reactor.core.scheduler.Schedulers;
 
 import io.fiberjvm.codec.ShippedValues;
-import io.fiberjvm.transport.Router;
+import io.fiberjvm.internal.frames.Answer;
+import io.fiberjvm.internal.frames.AnswerFrame;
+import io.fiberjvm.internal.frames.CallFrame;
+import io.fiberjvm.transport.Routes;
 import io.fiberjvm.transport.UnknownRouteException;
 
 /**
@@ -24,19 +27,22 @@ import io.fiberjvm.transport.UnknownRouteException;
  * them on: {@code fiber.shared-<manager>/<kind>/<name>/<operation>}, request-response. Each operation
  * runs under its object's lock, so it is atomic; a sequence of operations is not.
  */
-final class SharedObjects implements Router {
+final class SharedObjects {
 
 	private final String prefix;
 	private final ShippedValues values;
 	private final Map<String, Object> objects = new ConcurrentHashMap<>();
-	private final io.fiberjvm.queue.QueueContext context;
 	private final SharedCallCounts counts;
 
-	SharedObjects(String prefix, ShippedValues values, io.fiberjvm.queue.QueueContext context, SharedCallCounts counts) {
+	SharedObjects(String prefix, ShippedValues values, SharedCallCounts counts) {
 		this.prefix = prefix;
 		this.values = values;
-		this.context = context;
 		this.counts = counts;
+	}
+
+	/** Every shared object's operations, as one family of routes under the manager's prefix. */
+	Routes routes() {
+		return Routes.empty().withResponses(prefix, this::request);
 	}
 
 	/** A queue's items and the takers waiting for one. */
@@ -50,29 +56,27 @@ final class SharedObjects implements Router {
 		Object value;
 	}
 
-	@Override
-	public Mono<byte[]> requestResponse(String route, byte[] data) {
+	/** One operation, {@code <kind>/<name>/<operation>} under the prefix. */
+	private Mono<byte[]> request(String path, byte[] data) {
 		return Mono.defer(() -> {
 			long arrived = System.nanoTime();
 			// Every call is counted once it ends, a take its caller gave up on included.
-			return serve(route, data).doFinally(signal -> counts.served(arrived, signal == reactor.core.publisher.SignalType.ON_ERROR));
+			return serve(path, data).doFinally(signal -> counts.served(arrived, signal == SignalType.ON_ERROR));
 		});
 	}
 
-	private Mono<byte[]> serve(String route, byte[] data) {
+	private Mono<byte[]> serve(String path, byte[] data) {
 		return Mono.defer(() -> {
-			String[] parts = route.startsWith(prefix) ? route.substring(prefix.length()).split("/", -1) : new String[0];
+			String[] parts = path.split("/", -1);
 			if (parts.length != 3) {
-				return Mono.error(new UnknownRouteException("no shared object at '" + route + "'"));
+				return Mono.error(new UnknownRouteException("no shared object at '" + prefix + path + "'"));
 			}
 			String kind = parts[0];
 			String op = parts[2];
-			CallFrames.Call call = CallFrames.decodeCall(data);
+			CallFrame call = CallFrame.decode(data);
 			Object[] args = new Object[call.args().size()];
 			for (int i = 0; i < args.length; i++) {
-				int index = i;
-				args[i] = io.fiberjvm.queue.QueueContext.resolving(context,
-						() -> values.read(call.args().get(index), call.allow(), "argument " + index + " of " + kind + " " + parts[1] + "." + op));
+				args[i] = values.read(call.args().get(i), call.allow(), "argument " + i + " of " + kind + " " + parts[1] + "." + op);
 			}
 			String key = kind + "/" + parts[1];
 			// Off the network thread: a shipped function (compute, update) may take its time.
@@ -89,7 +93,7 @@ final class SharedObjects implements Router {
 
 	/** Encodes under the object's lock, so the copy that travels is never torn by a concurrent change. */
 	private byte[] encode(Object value) {
-		return CallFrames.encode(new CallFrames.Answer(0, false, ShippedValues.allowFor(value), values.write(value, "the result")));
+		return AnswerFrame.encode(new Answer(0, false, ShippedValues.allowFor(value), values.write(value, "the result")));
 	}
 
 	@SuppressWarnings("unchecked")
@@ -216,20 +220,5 @@ final class SharedObjects implements Router {
 			});
 			default -> Mono.error(new UnsupportedOperationException("a shared queue has no operation '" + op + "'"));
 		};
-	}
-
-	@Override
-	public Flux<byte[]> requestStream(String route, byte[] data) {
-		return Flux.error(new UnknownRouteException("shared-object route '" + route + "' serves only request-response"));
-	}
-
-	@Override
-	public Flux<byte[]> requestChannel(String route, org.reactivestreams.Publisher<byte[]> data) {
-		return Flux.error(new UnknownRouteException("shared-object route '" + route + "' serves only request-response"));
-	}
-
-	@Override
-	public Mono<Void> fireAndForget(String route, byte[] data) {
-		return Mono.error(new UnknownRouteException("shared-object route '" + route + "' serves only request-response"));
 	}
 }

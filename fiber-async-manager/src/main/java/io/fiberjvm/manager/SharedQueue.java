@@ -11,8 +11,11 @@ public final class SharedQueue<T> extends SharedObject {
 
 	private static final long serialVersionUID = 1L;
 
+	/** The kind's name in routes. */
+	static final String KIND = "queue";
+
 	SharedQueue(ManagerSession.Shared shared, String name) {
-		super(shared, "queue", name);
+		super(shared, KIND, name);
 	}
 
 	public Mono<Void> put(T item) {

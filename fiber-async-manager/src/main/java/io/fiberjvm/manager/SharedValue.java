@@ -9,8 +9,11 @@ public final class SharedValue<T> extends SharedObject {
 
 	private static final long serialVersionUID = 1L;
 
+	/** The kind's name in routes. */
+	static final String KIND = "value";
+
 	SharedValue(ManagerSession.Shared shared, String name) {
-		super(shared, "value", name);
+		super(shared, KIND, name);
 	}
 
 	@SuppressWarnings("unchecked")

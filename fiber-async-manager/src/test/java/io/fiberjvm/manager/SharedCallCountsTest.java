@@ -3,6 +3,7 @@ package io.fiberjvm.manager;
 import org.junit.jupiter.api.Test;
 
 import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.internal.frames.SharedCallsFrame;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -17,18 +18,17 @@ class SharedCallCountsTest {
 		counts.served(start, false);
 		counts.served(start, true);
 		counts.served(start, false);
-		long[] report = SharedCallCounts.decode(counts.encode());
-		assertThat(report[0]).isEqualTo(3);
-		assertThat(report[1]).isEqualTo(1);
-		assertThat(report[2]).isPositive();
+		SharedCallsFrame report = SharedCallsFrame.decode(counts.report().encode());
+		assertThat(report.calls()).isEqualTo(3);
+		assertThat(report.failed()).isEqualTo(1);
+		assertThat(report.nanos()).isPositive();
 		assertThat(counts.calls()).isEqualTo(3);
 	}
 
 	@Test
 	void aReportOfTheWrongSizeIsRefusedSayingSo() {
-		assertThatThrownBy(() -> SharedCallCounts.decode(new byte[5])).isInstanceOf(CodecException.class)
-				.hasMessage("a shared-call report is 24 bytes, not 5");
-		assertThatThrownBy(() -> SharedCallCounts.decode(null)).isInstanceOf(CodecException.class)
-				.hasMessageContaining("not 0");
+		byte[] cut = java.util.Arrays.copyOf(new SharedCallCounts().report().encode(), 5);
+		assertThatThrownBy(() -> SharedCallsFrame.decode(cut)).isInstanceOf(CodecException.class)
+				.hasMessageContaining("malformed shared-call report of 5 bytes");
 	}
 }

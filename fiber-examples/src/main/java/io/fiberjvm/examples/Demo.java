@@ -62,7 +62,7 @@ public final class Demo {
 			long[] total = counts.receive().take(workers * 10L)
 					.reduce(new long[2], (sum, c) -> new long[] {sum[0] + c[0], sum[1] + c[1]})
 					.block(WAIT);
-			chunks.close().block(WAIT);
+			chunks.closeAsync().block(WAIT);
 			System.out.printf("through queues: %d chunks, pi ~ %.6f from %,d samples in %d ms%n", workers * 10,
 					4.0 * total[0] / total[1], total[1], (System.nanoTime() - queued) / 1_000_000);
 

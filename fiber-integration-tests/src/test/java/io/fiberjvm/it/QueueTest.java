@@ -129,7 +129,7 @@ class QueueTest extends FiberPerTest {
 		}
 		// block(), not StepVerifier, for the long waits: its polling would take one of the two cores from the consumers.
 		assertThat(ready.receive().take(4).count().block(LONG)).isEqualTo(4);
-		work.send(Flux.range(0, 2400)).then(work.close()).block(LONG);
+		work.send(Flux.range(0, 2400)).then(work.closeAsync()).block(LONG);
 		List<Integer> perConsumer = counts.receive().take(4).collectList().block(LONG);
 		assertThat(perConsumer.stream().mapToInt(Integer::intValue).sum()).isEqualTo(2400);
 		assertThat(perConsumer).allSatisfy(n -> assertThat(n).isBetween(540, 660));
@@ -247,7 +247,7 @@ class QueueTest extends FiberPerTest {
 		FiberQueue<Long> counted = fiber.queue(Long.class);
 		StepVerifier.create(queue.send(Flux.range(0, 10))).verifyComplete();
 		run("drainer", () -> counted.put(queue.receive().count().block()).block());
-		StepVerifier.create(queue.close()).verifyComplete();
+		StepVerifier.create(queue.closeAsync()).verifyComplete();
 		StepVerifier.create(counted.take()).expectNext(10L).verifyComplete();
 		StepVerifier.create(queue.put(1)).expectError(QueueClosedException.class).verify(LONG);
 	}

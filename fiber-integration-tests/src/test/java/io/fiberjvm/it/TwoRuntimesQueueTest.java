@@ -1,12 +1,7 @@
 package io.fiberjvm.it;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
-import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
@@ -45,23 +40,11 @@ class TwoRuntimesQueueTest {
 		host.close();
 	}
 
+	/** The queue's handle as it arrives in the guest: written by the host's runtime, read by the guest's. */
 	@SuppressWarnings("unchecked")
 	private <T> FiberQueue<T> shipToGuest(FiberQueue<T> queue) {
-		ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-		try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-			out.writeObject(queue);
-		}
-		catch (IOException e) {
-			throw new UncheckedIOException(e);
-		}
-		return guest.resolvingHandles(() -> {
-			try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-				return (FiberQueue<T>) in.readObject();
-			}
-			catch (IOException | ClassNotFoundException e) {
-				throw new IllegalStateException(e);
-			}
-		});
+		byte[] bytes = host.runtime().values().write(queue, "the queue");
+		return (FiberQueue<T>) guest.runtime().values().read(bytes, List.of(), "the queue");
 	}
 
 	@Test

@@ -19,7 +19,6 @@ import io.fiberjvm.FiberException;
 import io.fiberjvm.backend.Backend;
 import io.fiberjvm.backend.Job;
 import io.fiberjvm.backend.JobSpec;
-import io.fiberjvm.worker.WorkerRoutes;
 
 /**
  * Runs each job as a pod (see {@link PodTemplate}) in one namespace.
@@ -251,7 +250,7 @@ public final class KubernetesBackend implements Backend {
 	/** Creates the run's Secret once per run: the first pod of a run waits for it. */
 	private Mono<String> secretFor(JobSpec spec, Pod owner) {
 		String runId = spec.labels().get("fiber-run");
-		String secret = spec.environment().get(WorkerRoutes.SECRET_ENV);
+		String secret = spec.environment().get(JobSpec.SECRET_ENV);
 		if (runId == null || secret == null) {
 			// A job outside a run (no secret to hand over) still gets a reference that resolves.
 			runId = runId != null ? runId : "jobs-" + instance.substring(0, 8);

@@ -20,7 +20,6 @@ import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 
 import io.fiberjvm.backend.JobSpec;
 import io.fiberjvm.config.ConfigKeys;
-import io.fiberjvm.worker.WorkerRoutes;
 
 /**
  * The pod for one job-backed process: the worker command in the parent's image (or the one set), the
@@ -159,14 +158,14 @@ final class PodTemplate {
 	private static List<EnvVar> environment(JobSpec job, String secretName) {
 		List<EnvVar> env = new ArrayList<>();
 		for (Map.Entry<String, String> variable : job.environment().entrySet()) {
-			if (variable.getKey().equals(WorkerRoutes.SECRET_ENV)) {
+			if (variable.getKey().equals(JobSpec.SECRET_ENV)) {
 				continue;
 			}
 			env.add(new EnvVar(variable.getKey(), variable.getValue(), null));
 		}
 		env.add(podNameVariable());
 		// The run's secret is a reference to a Secret: the pod spec never holds its value.
-		env.add(new EnvVarBuilder().withName(WorkerRoutes.SECRET_ENV).withNewValueFrom().withNewSecretKeyRef()
+		env.add(new EnvVarBuilder().withName(JobSpec.SECRET_ENV).withNewValueFrom().withNewSecretKeyRef()
 				.withName(secretName).withKey(SECRET_KEY).endSecretKeyRef().endValueFrom().build());
 		return env;
 	}

@@ -123,7 +123,7 @@ class KubernetesBackendTest implements BackendContract {
 	void aPodThatCannotStartFailsItsJobAndIsDeleted() {
 		Backend backend = openBackend();
 		JobSpec spec = JobSpec.of("no-program-1", List.of("/no/such/program"))
-				.withEnvironment(java.util.Map.of(io.fiberjvm.worker.WorkerRoutes.SECRET_ENV, "contract-secret"))
+				.withEnvironment(java.util.Map.of(io.fiberjvm.backend.JobSpec.SECRET_ENV, "contract-secret"))
 				.withLabel("fiber-run", "contract");
 		Job job = backend.create(spec).block(LIMIT);
 		JobStatus end = job.onTerminal().block(LIMIT);
@@ -138,7 +138,7 @@ class KubernetesBackendTest implements BackendContract {
 		client.secrets().inNamespace(ns).resource(RunSecret.of(ns, "taken", "someone-elses", null)).create();
 		Backend backend = openBackend();
 		JobSpec spec = JobSpec.of("taken-1", List.of("true"))
-				.withEnvironment(java.util.Map.of(io.fiberjvm.worker.WorkerRoutes.SECRET_ENV, "mine"))
+				.withEnvironment(java.util.Map.of(io.fiberjvm.backend.JobSpec.SECRET_ENV, "mine"))
 				.withLabel("fiber-run", "taken");
 		assertThatThrownBy(() -> backend.create(spec).block(LIMIT)).isInstanceOf(FiberException.class)
 				.hasMessageContaining(RunSecret.name("taken")).hasMessageContaining("already exists");

@@ -12,7 +12,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.backend.JobSpec;
-import io.fiberjvm.worker.WorkerRoutes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,7 +38,7 @@ class PodTemplateOnApiServerTest {
 				.withNewSpec().addNewContainer().withName("main").withImage("registry.example/app:1.2").endContainer().endSpec()
 				.build()).create();
 		JobSpec job = JobSpec.of("worker-abc-1", List.of("java", "io.fiberjvm.worker.WorkerMain", "process", "10.0.0.5:7000", "worker-abc-1"))
-				.withEnvironment(Map.of(WorkerRoutes.SECRET_ENV, "s3cr3t-value"))
+				.withEnvironment(Map.of(JobSpec.SECRET_ENV, "s3cr3t-value"))
 				.withResources(new ResourceSpec(0.5, 256L * 1024 * 1024, 1))
 				.withLabel("fiber-run", "abc");
 		io.fabric8.kubernetes.api.model.Secret secret = client.secrets().inNamespace(ns)

@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 
 import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.backend.JobSpec;
-import io.fiberjvm.worker.WorkerRoutes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -36,7 +35,7 @@ class PodTemplateTest {
 
 	private static JobSpec job() {
 		return JobSpec.of("worker-abc-1", List.of("/opt/java/bin/java", "-cp", "/app/*", "io.fiberjvm.worker.WorkerMain", "process", "10.0.0.5:7000", "worker-abc-1"))
-				.withEnvironment(Map.of(WorkerRoutes.SECRET_ENV, "s3cr3t-value", "FIBER_KEEPALIVE_TIMEOUT", "5s"))
+				.withEnvironment(Map.of(JobSpec.SECRET_ENV, "s3cr3t-value", "FIBER_KEEPALIVE_TIMEOUT", "5s"))
 				.withResources(new ResourceSpec(1.5, 2L * 1024 * 1024 * 1024, 1))
 				.withLabel("fiber-run", "abc")
 				.withLabel("fiber-process", "worker-abc-1");
@@ -99,7 +98,7 @@ class PodTemplateTest {
 	@Test
 	void theSecretIsAReferenceAndNeverAValue() {
 		Pod pod = PodTemplate.podFor(job(), new PodTemplate.Settings("fiber", null, "fiber-run-abc", PARENT));
-		var secret = container(pod).getEnv().stream().filter(e -> e.getName().equals(WorkerRoutes.SECRET_ENV)).toList();
+		var secret = container(pod).getEnv().stream().filter(e -> e.getName().equals(JobSpec.SECRET_ENV)).toList();
 		assertThat(secret).singleElement().satisfies(env -> {
 			assertThat(env.getValue()).isNull();
 			assertThat(env.getValueFrom().getSecretKeyRef().getName()).isEqualTo("fiber-run-abc");

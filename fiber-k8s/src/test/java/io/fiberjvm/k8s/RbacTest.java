@@ -20,7 +20,6 @@ import io.fiberjvm.FiberException;
 import io.fiberjvm.backend.Job;
 import io.fiberjvm.backend.JobSpec;
 import io.fiberjvm.backend.JobStatus;
-import io.fiberjvm.worker.WorkerRoutes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -57,15 +56,15 @@ class RbacTest {
 				.withRequestRetryBackoffLimit(0).build()).build()) {
 			KubernetesBackend backend = new KubernetesBackend(master, false,
 					new KubernetesBackend.Settings(ns, "", List.of(), "master", Duration.ofSeconds(2)));
-			JobSpec spec = JobSpec.of("rbac-job-1", List.of("sh", "-c", "echo \"has secret: ${#" + WorkerRoutes.SECRET_ENV + "}\""))
-					.withEnvironment(java.util.Map.of(WorkerRoutes.SECRET_ENV, "twelve-chars"))
+			JobSpec spec = JobSpec.of("rbac-job-1", List.of("sh", "-c", "echo \"has secret: ${#" + JobSpec.SECRET_ENV + "}\""))
+					.withEnvironment(java.util.Map.of(JobSpec.SECRET_ENV, "twelve-chars"))
 					.withLabel("fiber-run", "rbac");
 			Job job = backend.create(spec).block(LIMIT);
 			assertThat(job.onTerminal().block(LIMIT).phase()).isEqualTo(JobStatus.Phase.SUCCEEDED);
 			assertThat(job.logs().collectList().block(LIMIT)).containsExactly("has secret: 12");
 			assertThat(admin.pods().inNamespace(ns).withName("rbac-job-1").get().getSpec().getServiceAccountName()).isEqualTo("fiber");
 			Job sleeper = backend.create(JobSpec.of("rbac-job-2", List.of("sh", "-c", "exec sleep 600"))
-					.withEnvironment(java.util.Map.of(WorkerRoutes.SECRET_ENV, "twelve-chars")).withLabel("fiber-run", "rbac"))
+					.withEnvironment(java.util.Map.of(JobSpec.SECRET_ENV, "twelve-chars")).withLabel("fiber-run", "rbac"))
 					.block(LIMIT);
 			sleeper.statuses().filter(s -> s.phase() == JobStatus.Phase.RUNNING).next().block(LIMIT);
 			sleeper.terminate().block(LIMIT);
@@ -84,7 +83,7 @@ class RbacTest {
 			KubernetesBackend outside = new KubernetesBackend(master, false,
 					new KubernetesBackend.Settings(elsewhere, "app:3", List.of(), "", Duration.ofSeconds(2)));
 			assertThatThrownBy(() -> outside.create(JobSpec.of("rbac-job-3", List.of("true")).withLabel("fiber-run", "rbac2")
-					.withEnvironment(java.util.Map.of(WorkerRoutes.SECRET_ENV, "x"))).block(LIMIT))
+					.withEnvironment(java.util.Map.of(JobSpec.SECRET_ENV, "x"))).block(LIMIT))
 					.isInstanceOf(FiberException.class).hasMessageContaining("forbidden").hasMessageContaining(elsewhere);
 			outside.close();
 

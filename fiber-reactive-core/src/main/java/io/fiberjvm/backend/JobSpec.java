@@ -16,6 +16,12 @@ import io.fiberjvm.ResourceSpec;
  */
 public final class JobSpec {
 
+	/**
+	 * The environment variable that carries the run's secret to a job: a backend that can keep secrets out of
+	 * plain sight (a Kubernetes Secret) keeps this one there.
+	 */
+	public static final String SECRET_ENV = "FIBER_RUN_SECRET";
+
 	private final String name;
 	private final String image;
 	private final List<String> command;

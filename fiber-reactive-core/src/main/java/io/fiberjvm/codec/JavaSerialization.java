@@ -13,19 +13,22 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
+
+import org.jspecify.annotations.Nullable;
 
 /**
- * Java serialization for shipped functions and pool values, read behind an {@link ObjectInputFilter} allow-list.
+ * Java serialization for shipped functions, targets and values, read behind an {@link ObjectInputFilter} allow-list.
  *
  * <p>Values travel through a {@link Codec}; this class exists because lambdas and task objects
  * cannot. Reading accepts the classes a serializable lambda is made of (the JDK's value types,
  * {@code SerializedLambda}, Fiber's own classes) plus the patterns given; anything else is refused
  * with a {@link CodecException} naming the class. Depth, references and array lengths are bounded.
  */
-public final class JavaSerialization {
+final class JavaSerialization {
 
 	/** Patterns every reader accepts. */
-	public static final List<String> BUILT_IN = List.of(
+	static final List<String> BUILT_IN = List.of(
 			"java.lang.*", "java.util.*", "java.util.function.*", "java.time.*", "java.math.*",
 			"java.lang.invoke.SerializedLambda", "io.fiberjvm.**");
 
@@ -48,12 +51,12 @@ public final class JavaSerialization {
 	}
 
 	/** A reader and writer that accepts the built-in patterns plus {@code extraPatterns}. */
-	public static JavaSerialization allowing(List<String> extraPatterns) {
+	static JavaSerialization allowing(List<String> extraPatterns) {
 		return new JavaSerialization(List.copyOf(Objects.requireNonNull(extraPatterns, "extraPatterns")));
 	}
 
 	/** The pattern that admits the package of {@code type}: {@code com.acme.*}. */
-	public static String packagePattern(Class<?> type) {
+	static String packagePattern(Class<?> type) {
 		String pkg = type.getPackageName();
 		// A lambda's hidden class name has a '/', which the filter reads as a module: name its nest host.
 		return pkg.isEmpty() ? type.getNestHost().getName() : pkg + ".*";
@@ -63,7 +66,7 @@ public final class JavaSerialization {
 	 * This process's own patterns plus those a sender asked for, which may only name one package or
 	 * class ({@code com.acme.*}, {@code com.acme.Point}): never wildcards over everything or filter limits.
 	 */
-	public static List<String> withSenderPatterns(List<String> localAllow, List<String> senderAllow) {
+	static List<String> withSenderPatterns(List<String> localAllow, List<String> senderAllow) {
 		List<String> patterns = new ArrayList<>(localAllow);
 		for (String pattern : senderAllow) {
 			if (localAllow.contains(pattern) || patterns.contains(pattern)) {
@@ -78,7 +81,7 @@ public final class JavaSerialization {
 	}
 
 	/** Writes a serializable object, or fails naming the part that is not serializable. */
-	public byte[] write(Serializable value) {
+	byte[] write(Serializable value) {
 		Objects.requireNonNull(value, "value");
 		ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
 		try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
@@ -95,17 +98,20 @@ public final class JavaSerialization {
 	}
 
 	/** Reads what {@link #write} wrote, refusing classes outside the allow-list. */
-	public <T> T read(byte[] bytes, Class<T> expected) {
+	<T> T read(byte[] bytes, Class<T> expected) {
+		return read(bytes, expected, null);
+	}
+
+	/**
+	 * Reads what {@link #write} wrote, refusing classes outside the allow-list, with every object read replaced
+	 * by what {@code resolver} makes of it: how a handle read here becomes one of the reading runtime.
+	 */
+	<T> T read(byte[] bytes, Class<T> expected, @Nullable UnaryOperator<Object> resolver) {
 		Objects.requireNonNull(bytes, "bytes");
 		Objects.requireNonNull(expected, "expected");
 		String[] refused = new String[1];
 		Object value;
-		try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes)) {
-			@Override
-			protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
-				return Class.forName(desc.getName(), false, contextLoader());
-			}
-		}) {
+		try (ObjectInputStream in = new ResolvingInput(bytes, resolver)) {
 			// The JDK's rejection does not say which class it was; remember it for the message.
 			in.setObjectInputFilter(info -> {
 				ObjectInputFilter.Status status = filter.checkInput(info);
@@ -133,6 +139,33 @@ public final class JavaSerialization {
 			throw new CodecException("a shipped object is a " + value.getClass().getName() + ", not a " + expected.getName());
 		}
 		return expected.cast(value);
+	}
+
+	/** Whether {@code in} is reading for a runtime that resolves handles. */
+	static boolean resolves(ObjectInputStream in) {
+		return in instanceof ResolvingInput reading && reading.resolver != null;
+	}
+
+	/** Reads classes through the context class loader, and hands each object read to a resolver. */
+	private static final class ResolvingInput extends ObjectInputStream {
+
+		private final @Nullable UnaryOperator<Object> resolver;
+
+		ResolvingInput(byte[] bytes, @Nullable UnaryOperator<Object> resolver) throws IOException {
+			super(new ByteArrayInputStream(bytes));
+			this.resolver = resolver;
+			enableResolveObject(resolver != null);
+		}
+
+		@Override
+		protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
+			return Class.forName(desc.getName(), false, contextLoader());
+		}
+
+		@Override
+		protected Object resolveObject(Object read) {
+			return resolver == null ? read : resolver.apply(read);
+		}
 	}
 
 	private static ClassLoader contextLoader() {

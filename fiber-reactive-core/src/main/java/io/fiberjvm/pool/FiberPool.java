@@ -5,11 +5,13 @@ import java.util.List;
 import java.util.function.Function;
 
 import org.reactivestreams.Publisher;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.util.function.Tuple2;
 import reactor.util.retry.Retry;
 
+import io.fiberjvm.AsyncCloseable;
 import io.fiberjvm.FiberBiFunction;
 import io.fiberjvm.FiberFunction;
 import io.fiberjvm.FiberProcess;
@@ -46,7 +48,7 @@ import io.fiberjvm.FiberProcess;
  * Options ({@link #idempotent}, {@link #retry}, {@link #chunkSize}) return a view of the same pool
  * with that option changed; the original is unchanged.
  */
-public interface FiberPool extends AutoCloseable {
+public interface FiberPool extends AsyncCloseable, Disposable {
 
 	/** Runs {@code fn(arg)} on a worker. */
 	<T, R> Mono<R> apply(FiberFunction<? super T, ? extends R> fn, T arg);
@@ -117,15 +119,25 @@ public interface FiberPool extends AutoCloseable {
 	Flux<Duration> taskLatencies();
 
 	/**
-	 * Refuses new calls, finishes the work already accepted, then stops the workers. Does not block;
-	 * {@link #onClose()} says when it is done. Idempotent.
+	 * Closes the pool when subscribed: refuses new calls, finishes the work already accepted (replacing lost
+	 * workers meanwhile), then stops the workers; completes once they have all ended. Idempotent.
+	 * {@link #close()} does the same and waits, as {@link java.util.concurrent.ExecutorService#close()} does.
 	 */
 	@Override
-	void close();
+	Mono<Void> closeAsync();
+
+	/** Starts closing, as {@link #closeAsync()} does, and returns at once. */
+	@Override
+	void dispose();
+
+	/** Whether closing (or terminating) has begun: the pool takes no new calls. */
+	@Override
+	boolean isDisposed();
 
 	/** Stops now: queued and running tasks fail with {@link PoolClosedException}, workers are stopped. */
 	void terminate();
 
 	/** Completes once the pool has closed or terminated and its workers have ended. */
+	@Override
 	Mono<Void> onClose();
 }

@@ -19,11 +19,13 @@ public final class TaskResult<R> {
 		this.error = error;
 	}
 
-	static <R> TaskResult<R> success(long index, R value) {
+	/** A task at {@code index} that returned {@code value}. */
+	public static <R> TaskResult<R> success(long index, R value) {
 		return new TaskResult<>(index, value, null);
 	}
 
-	static <R> TaskResult<R> failure(long index, Throwable error) {
+	/** A task at {@code index} that failed with {@code error}. */
+	public static <R> TaskResult<R> failure(long index, Throwable error) {
 		return new TaskResult<>(index, null, Objects.requireNonNull(error, "error"));
 	}
 

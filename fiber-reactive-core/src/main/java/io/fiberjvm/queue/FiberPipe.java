@@ -19,13 +19,4 @@ public record FiberPipe<T>(PipeEnd<T> left, PipeEnd<T> right) {
 		Objects.requireNonNull(left, "left");
 		Objects.requireNonNull(right, "right");
 	}
-
-	/** A pipe over these queues: duplex when {@code rightToLeft} is given, else one-way. */
-	public static <T> FiberPipe<T> over(FiberQueue<T> leftToRight, FiberQueue<T> rightToLeft) {
-		Objects.requireNonNull(leftToRight, "leftToRight");
-		if (rightToLeft == null) {
-			return new FiberPipe<>(new QueuePipeEnd<>(leftToRight, null), new QueuePipeEnd<>(null, leftToRight));
-		}
-		return new FiberPipe<>(new QueuePipeEnd<>(rightToLeft, leftToRight), new QueuePipeEnd<>(leftToRight, rightToLeft));
-	}
 }

@@ -1,12 +1,15 @@
 package io.fiberjvm.queue;
 
 import java.io.Serializable;
+import java.util.Optional;
 
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
+
+import io.fiberjvm.AsyncCloseable;
 
 /**
  * A bounded queue that many processes put into and take from: the cluster's
@@ -36,8 +39,9 @@ import reactor.core.scheduler.Schedulers;
  * subscriber requested, and never more than its prefetch ahead of what the subscriber acknowledged;
  * items reach the subscriber on a worker of {@link Schedulers#boundedElastic()}, where blocking is
  * allowed, unless the consumer chose a scheduler ({@link #receive(int, Scheduler)}).</li>
- * <li><b>Closing</b> refuses new items; consumers receive what is left and complete once nothing is
- * waiting or handed out unacknowledged. A closed, drained queue is then forgotten by its host.</li>
+ * <li><b>Closing</b> ({@link #close()}, {@link #closeAsync()}) refuses new items; consumers receive what is
+ * left and complete once nothing is waiting or handed out unacknowledged. A closed, drained queue is then
+ * forgotten by its host.</li>
  * <li>Items travel through the run's codec as {@link #type()}; an item of another type is refused at
  * {@code put}, and bytes a consumer cannot read fail its {@code receive()} with the item returned to
  * the queue, so nothing is lost.</li>
@@ -46,7 +50,7 @@ import reactor.core.scheduler.Schedulers;
  *
  * @param <T> the type of items
  */
-public interface FiberQueue<T> extends Serializable {
+public interface FiberQueue<T> extends AsyncCloseable, Serializable {
 
 	/** The queue's id, unique in its run. */
 	String id();
@@ -101,8 +105,19 @@ public interface FiberQueue<T> extends Serializable {
 	 * The queue's counters, read at once, when this process hosts it (it made the queue); empty for a handle
 	 * to a queue hosted elsewhere, whose counters live there. For metrics.
 	 */
-	java.util.Optional<QueueStats> localStats();
+	Optional<QueueStats> localStats();
 
-	/** Refuses further items; consumers get what is left, then complete. */
-	Mono<Void> close();
+	/**
+	 * Closes the queue when subscribed, for every process of the run: it refuses further items, and consumers
+	 * get what is left, then complete. Completes once the host has closed it.
+	 */
+	@Override
+	Mono<Void> closeAsync();
+
+	/**
+	 * Completes once the queue is closed, whoever closed it: in the hosting process at once, elsewhere once
+	 * the host says so. Fails when the host cannot be reached.
+	 */
+	@Override
+	Mono<Void> onClose();
 }

@@ -1,8 +1,11 @@
 package io.fiberjvm.transport;
 
 import org.reactivestreams.Publisher;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+
+import io.fiberjvm.AsyncCloseable;
 
 /**
  * One authenticated connection to a peer, over which this side sends requests by route.
@@ -13,7 +16,7 @@ import reactor.core.publisher.Mono;
  * closed connection fail; {@link #onClose()} completes when the connection ends for any reason,
  * including a peer that stopped answering keep-alives.
  */
-public interface Connection {
+public interface Connection extends AsyncCloseable, Disposable {
 
 	/** The name the peer gave at setup (a job id for a child), or the server's name for a client. */
 	String peerName();
@@ -30,12 +33,24 @@ public interface Connection {
 	/** One request, no response; completes once the request is written. */
 	Mono<Void> fireAndForget(String route, byte[] data);
 
-	/** Completes when the connection is closed, by either side or by a missed keep-alive. */
+	/** Completes when the connection is closed, by either side or by a missed keep-alive; it never fails. */
+	@Override
 	Mono<Void> onClose();
 
-	/** Closes the connection; pending requests fail. */
+	/** Closes the connection when subscribed; pending requests fail. Completes once it is closed. */
+	@Override
+	default Mono<Void> closeAsync() {
+		return Mono.defer(() -> {
+			dispose();
+			return onClose();
+		});
+	}
+
+	/** Closes the connection and returns at once; pending requests fail. */
+	@Override
 	void dispose();
 
 	/** Whether {@link #dispose()} was called or the connection was lost. */
+	@Override
 	boolean isDisposed();
 }

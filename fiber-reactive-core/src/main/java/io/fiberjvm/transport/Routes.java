@@ -4,7 +4,10 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.BiFunction;
 import java.util.function.Function;
+
+import org.jspecify.annotations.Nullable;
 
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
@@ -17,9 +20,12 @@ import io.fiberjvm.codec.CodecException;
  * An immutable table of named handlers: the {@link Router} most code wants.
  *
  * <p>Each {@code with...} method returns a new table, leaving this one unchanged, so a table can be
- * shared and extended safely. Typed handlers decode their input with this table's {@link Codec}; bytes
- * it cannot decode answer the requester with a {@link CodecException} naming the route and the type,
- * and a route that is not in the table answers with an {@link UnknownRouteException} naming it.
+ * shared and extended safely. A handler serves one route, or a family of routes (every route that starts
+ * with a prefix, the handler given the rest: {@link #withResponses}, {@link #withChannels}); a route's own
+ * handler wins over a family's. Typed handlers decode their input with this table's {@link Codec}; bytes it
+ * cannot decode answer the requester with a {@link CodecException} naming the route and the type, and a
+ * route the table does not serve in the interaction asked for answers with an {@link UnknownRouteException}
+ * naming it.
  */
 public final class Routes implements Router {
 
@@ -28,16 +34,22 @@ public final class Routes implements Router {
 	private final Map<String, Function<byte[], Publisher<byte[]>>> streams;
 	private final Map<String, Function<Flux<byte[]>, Publisher<byte[]>>> channels;
 	private final Map<String, Function<byte[], Mono<Void>>> fires;
+	private final Map<String, BiFunction<String, byte[], Mono<byte[]>>> responseFamilies;
+	private final Map<String, BiFunction<String, Flux<byte[]>, Publisher<byte[]>>> channelFamilies;
 
 	private Routes(Codec codec, Map<String, Function<byte[], Mono<byte[]>>> responses,
 			Map<String, Function<byte[], Publisher<byte[]>>> streams,
 			Map<String, Function<Flux<byte[]>, Publisher<byte[]>>> channels,
-			Map<String, Function<byte[], Mono<Void>>> fires) {
+			Map<String, Function<byte[], Mono<Void>>> fires,
+			Map<String, BiFunction<String, byte[], Mono<byte[]>>> responseFamilies,
+			Map<String, BiFunction<String, Flux<byte[]>, Publisher<byte[]>>> channelFamilies) {
 		this.codec = codec;
 		this.responses = responses;
 		this.streams = streams;
 		this.channels = channels;
 		this.fires = fires;
+		this.responseFamilies = responseFamilies;
+		this.channelFamilies = channelFamilies;
 	}
 
 	/** An empty table whose typed handlers use the Smile codec. */
@@ -48,27 +60,40 @@ public final class Routes implements Router {
 	/** An empty table whose typed handlers use {@code codec}. */
 	public static Routes empty(Codec codec) {
 		Objects.requireNonNull(codec, "codec");
-		return new Routes(codec, Map.of(), Map.of(), Map.of(), Map.of());
+		return new Routes(codec, Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of());
 	}
 
 	/** Adds a request-response handler on raw bytes. */
 	public Routes withResponse(String route, Function<byte[], Mono<byte[]>> handler) {
-		return new Routes(codec, plus(responses, route, handler), streams, channels, fires);
+		return new Routes(codec, plus(responses, route, handler), streams, channels, fires, responseFamilies, channelFamilies);
 	}
 
 	/** Adds a request-stream handler on raw bytes. */
 	public Routes withStream(String route, Function<byte[], Publisher<byte[]>> handler) {
-		return new Routes(codec, responses, plus(streams, route, handler), channels, fires);
+		return new Routes(codec, responses, plus(streams, route, handler), channels, fires, responseFamilies, channelFamilies);
 	}
 
 	/** Adds a request-channel handler on raw bytes. */
 	public Routes withChannel(String route, Function<Flux<byte[]>, Publisher<byte[]>> handler) {
-		return new Routes(codec, responses, streams, plus(channels, route, handler), fires);
+		return new Routes(codec, responses, streams, plus(channels, route, handler), fires, responseFamilies, channelFamilies);
 	}
 
 	/** Adds a fire-and-forget handler on raw bytes. */
 	public Routes withFireAndForget(String route, Function<byte[], Mono<Void>> handler) {
-		return new Routes(codec, responses, streams, channels, plus(fires, route, handler));
+		return new Routes(codec, responses, streams, channels, plus(fires, route, handler), responseFamilies, channelFamilies);
+	}
+
+	/**
+	 * Adds a request-response handler for every route that starts with {@code prefix}; it is given the rest of
+	 * the route ({@code "a/b"} for {@code prefix + "a/b"}) and the request.
+	 */
+	public Routes withResponses(String prefix, BiFunction<String, byte[], Mono<byte[]>> handler) {
+		return new Routes(codec, responses, streams, channels, fires, plus(responseFamilies, prefix, handler), channelFamilies);
+	}
+
+	/** Adds a request-channel handler for every route that starts with {@code prefix}, given the rest of the route. */
+	public Routes withChannels(String prefix, BiFunction<String, Flux<byte[]>, Publisher<byte[]>> handler) {
+		return new Routes(codec, responses, streams, channels, fires, responseFamilies, plus(channelFamilies, prefix, handler));
 	}
 
 	/** Adds a typed request-response handler. */
@@ -101,9 +126,13 @@ public final class Routes implements Router {
 	public Mono<byte[]> requestResponse(String route, byte[] data) {
 		Function<byte[], Mono<byte[]>> handler = responses.get(route);
 		if (handler == null) {
-			return Mono.error(unknown("request-response", route, responses));
+			handler = family(responseFamilies, route);
 		}
-		return Mono.defer(() -> handler.apply(data));
+		if (handler == null) {
+			return Mono.error(unknown("request-response", route, responses, responseFamilies));
+		}
+		Function<byte[], Mono<byte[]>> found = handler;
+		return Mono.defer(() -> found.apply(data));
 	}
 
 	@Override
@@ -119,9 +148,13 @@ public final class Routes implements Router {
 	public Flux<byte[]> requestChannel(String route, Publisher<byte[]> data) {
 		Function<Flux<byte[]>, Publisher<byte[]>> handler = channels.get(route);
 		if (handler == null) {
-			return Flux.error(unknown("request-channel", route, channels));
+			handler = family(channelFamilies, route);
 		}
-		return Flux.defer(() -> handler.apply(Flux.from(data)));
+		if (handler == null) {
+			return Flux.error(unknown("request-channel", route, channels, channelFamilies));
+		}
+		Function<Flux<byte[]>, Publisher<byte[]>> found = handler;
+		return Flux.defer(() -> found.apply(Flux.from(data)));
 	}
 
 	@Override
@@ -142,8 +175,25 @@ public final class Routes implements Router {
 		}
 	}
 
+	/** The handler of the family whose prefix {@code route} starts with, bound to the rest of the route; null if none. */
+	private static <I, O> @Nullable Function<I, O> family(Map<String, BiFunction<String, I, O>> families, String route) {
+		for (Map.Entry<String, BiFunction<String, I, O>> family : families.entrySet()) {
+			if (route.startsWith(family.getKey())) {
+				String rest = route.substring(family.getKey().length());
+				return input -> family.getValue().apply(rest, input);
+			}
+		}
+		return null;
+	}
+
 	private static UnknownRouteException unknown(String model, String route, Map<String, ?> known) {
-		return new UnknownRouteException("unknown " + model + " route '" + route + "'; this side serves " + known.keySet());
+		return unknown(model, route, known, Map.of());
+	}
+
+	private static UnknownRouteException unknown(String model, String route, Map<String, ?> known, Map<String, ?> families) {
+		java.util.List<String> served = new java.util.ArrayList<>(known.keySet());
+		families.keySet().forEach(prefix -> served.add(prefix + "*"));
+		return new UnknownRouteException("unknown " + model + " route '" + route + "'; this side serves " + served);
 	}
 
 	private static <H> Map<String, H> plus(Map<String, H> table, String route, H handler) {

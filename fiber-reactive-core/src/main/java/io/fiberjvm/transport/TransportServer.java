@@ -1,7 +1,10 @@
 package io.fiberjvm.transport;
 
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+
+import io.fiberjvm.AsyncCloseable;
 
 /**
  * A listening transport endpoint: peers connect, authenticate with the run's secret and are
@@ -11,7 +14,7 @@ import reactor.core.publisher.Mono;
  * closes that peer's connection only; the server goes on serving the others and reports each
  * case on {@link #rejections()}.
  */
-public interface TransportServer {
+public interface TransportServer extends AsyncCloseable, Disposable {
 
 	/** The address peers connect to; the real port when 0 was asked for. */
 	Endpoint address();
@@ -25,8 +28,19 @@ public interface TransportServer {
 	}
 
 	/** Completes when the server has stopped listening. */
+	@Override
 	Mono<Void> onClose();
 
-	/** Stops listening and closes every connection. */
+	/** Stops listening and closes every connection when subscribed; completes once it has stopped. */
+	@Override
+	default Mono<Void> closeAsync() {
+		return Mono.defer(() -> {
+			dispose();
+			return onClose();
+		});
+	}
+
+	/** Stops listening and closes every connection, returning at once. */
+	@Override
 	void dispose();
 }

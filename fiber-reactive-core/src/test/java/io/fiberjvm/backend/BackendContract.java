@@ -7,7 +7,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import org.junit.jupiter.api.Test;
 
-import io.fiberjvm.worker.WorkerRoutes;
+import io.fiberjvm.backend.JobSpec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,7 +27,7 @@ public interface BackendContract {
 	default JobSpec job(String script) {
 		String name = "contract-" + Long.toString(ThreadLocalRandom.current().nextLong() >>> 28, 36);
 		return JobSpec.of(name, List.of("sh", "-c", script))
-				.withEnvironment(Map.of(WorkerRoutes.SECRET_ENV, "contract-secret"))
+				.withEnvironment(Map.of(JobSpec.SECRET_ENV, "contract-secret"))
 				.withLabel("fiber-run", "contract");
 	}
 
@@ -54,7 +54,7 @@ public interface BackendContract {
 
 	@Test
 	default void theEnvironmentAndTheRunSecretReachTheJob() {
-		JobSpec spec = job("echo \"color=$COLOR\"; echo \"secret=$" + WorkerRoutes.SECRET_ENV + "\"")
+		JobSpec spec = job("echo \"color=$COLOR\"; echo \"secret=$" + JobSpec.SECRET_ENV + "\"")
 				.withEnvironment(Map.of("COLOR", "teal"));
 		Job job = openBackend().create(spec).block(LIMIT);
 		assertThat(job.onTerminal().block(LIMIT).exitCode()).isZero();

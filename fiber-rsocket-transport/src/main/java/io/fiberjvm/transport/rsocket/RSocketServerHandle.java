@@ -61,6 +61,11 @@ final class RSocketServerHandle implements TransportServer {
 	}
 
 	@Override
+	public boolean isDisposed() {
+		return channel.isDisposed();
+	}
+
+	@Override
 	public String toString() {
 		return "RSocketServer[" + address() + "]";
 	}

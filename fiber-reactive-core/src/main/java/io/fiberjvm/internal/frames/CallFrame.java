@@ -1,0 +1,74 @@
+package io.fiberjvm.internal.frames;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A call on an object a manager hosts (or, with id and object 0, on a shared object): create it, or call
+ * one of its methods. The mode travels in the header's flags.
+ *
+ * @param mode what the call does
+ * @param id the call's id, which its answer carries
+ * @param object the object's number in its manager
+ * @param name the implementation class for {@link Mode#CREATE}, else the method or operation
+ * @param parameterTypes the method's parameter type names, which pick it among overloads
+ * @param allow patterns naming the packages the arguments may be read from
+ * @param args each argument's bytes, null for a null argument
+ */
+public record CallFrame(Mode mode, long id, long object, String name, List<String> parameterTypes, List<String> allow,
+		List<byte @Nullable []> args) {
+
+	/** What a call does. */
+	public enum Mode {
+		/** Calls a method whose result is one value. */
+		CALL,
+		/** Calls a method whose result is a sequence, sent back as a list. */
+		CALL_MANY,
+		/** Creates the object, with {@code name} its class. */
+		CREATE
+	}
+
+	public byte[] encode() {
+		byte[] method = FrameWriter.utf8(name);
+		List<byte[]> types = FrameWriter.utf8(parameterTypes);
+		List<byte[]> patterns = FrameWriter.utf8(allow);
+		int size = 8 + 8 + FrameWriter.sizeOf(method) + FrameWriter.sizeOf(types) + FrameWriter.sizeOf(patterns) + 4;
+		for (byte[] arg : args) {
+			size += FrameWriter.sizeOf(arg);
+		}
+		FrameWriter out = FrameWriter.of(FrameKind.CALL, mode.ordinal(), size)
+				.putLong(id)
+				.putLong(object)
+				.putBytes(method)
+				.putTexts(types)
+				.putTexts(patterns)
+				.putInt(args.size());
+		for (byte[] arg : args) {
+			out.putBytes(arg);
+		}
+		return out.array();
+	}
+
+	public static CallFrame decode(byte[] frame) {
+		FrameReader in = FrameReader.open(frame, FrameKind.CALL);
+		Mode[] modes = Mode.values();
+		if (in.flags() >= modes.length) {
+			throw in.malformed("unknown call mode " + in.flags());
+		}
+		Mode mode = modes[in.flags()];
+		long id = in.readLong();
+		long object = in.readLong();
+		String name = in.readRequiredText("method name");
+		List<String> types = in.readTexts("parameter types");
+		List<String> allow = in.readTexts("patterns");
+		int n = in.count("arguments");
+		List<byte[]> args = new ArrayList<>(n);
+		for (int i = 0; i < n; i++) {
+			args.add(in.readBytes());
+		}
+		in.end();
+		return new CallFrame(mode, id, object, name, types, allow, args);
+	}
+}

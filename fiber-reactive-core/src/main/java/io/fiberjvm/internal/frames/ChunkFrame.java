@@ -1,0 +1,59 @@
+package io.fiberjvm.internal.frames;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Tasks of one function, from a pool to one worker. The function's bytes travel only the first time the
+ * worker sees it (a worker keeps recently used functions, and its pool keeps a twin of that cache); the
+ * allow-list patterns name the packages the worker may read this chunk's function and arguments from.
+ *
+ * @param functionId the id the worker caches the function under
+ * @param function the Java-serialized function, or null when the worker holds it
+ * @param allow patterns naming one package or class each
+ * @param tasks the tasks, in the order they run
+ */
+public record ChunkFrame(long functionId, byte @Nullable [] function, List<String> allow, List<Task> tasks) {
+
+	/**
+	 * One task of a chunk.
+	 *
+	 * @param id the task attempt's id, which its answer carries
+	 * @param arg the argument's bytes, null for a null argument
+	 */
+	public record Task(long id, byte @Nullable [] arg) {
+	}
+
+	public byte[] encode() {
+		List<byte[]> patterns = FrameWriter.utf8(allow);
+		int size = 8 + FrameWriter.sizeOf(function) + FrameWriter.sizeOf(patterns) + 4;
+		for (Task task : tasks) {
+			size += 8 + FrameWriter.sizeOf(task.arg());
+		}
+		FrameWriter out = FrameWriter.of(FrameKind.CHUNK, 0, size)
+				.putLong(functionId)
+				.putBytes(function)
+				.putTexts(patterns)
+				.putInt(tasks.size());
+		for (Task task : tasks) {
+			out.putLong(task.id()).putBytes(task.arg());
+		}
+		return out.array();
+	}
+
+	public static ChunkFrame decode(byte[] frame) {
+		FrameReader in = FrameReader.open(frame, FrameKind.CHUNK);
+		long functionId = in.readLong();
+		byte[] function = in.readBytes();
+		List<String> allow = in.readTexts("patterns");
+		int n = in.count("tasks");
+		List<Task> tasks = new ArrayList<>(n);
+		for (int i = 0; i < n; i++) {
+			tasks.add(new Task(in.readLong(), in.readBytes()));
+		}
+		in.end();
+		return new ChunkFrame(functionId, function, allow, tasks);
+	}
+}

@@ -1,0 +1,131 @@
+package io.fiberjvm.internal.frames;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import io.fiberjvm.codec.CodecException;
+
+/**
+ * Reads one frame's fields after checking its header, refusing whatever a malformed or hostile frame could
+ * make of them: a length or count the frame cannot hold, a frame that ends inside a field, bytes left over.
+ * Every refusal is a {@link CodecException} that names the frame's kind and size.
+ */
+final class FrameReader {
+
+	private final byte[] frame;
+	private final ByteBuffer in;
+	private final FrameKind kind;
+
+	private FrameReader(byte[] frame, FrameKind kind) {
+		this.frame = frame;
+		this.kind = kind;
+		this.in = ByteBuffer.wrap(frame, FrameHeaderCodec.SIZE, frame.length - FrameHeaderCodec.SIZE);
+	}
+
+	/** A reader of {@code frame}'s body; fails unless the frame is of {@code expected} kind. */
+	static FrameReader open(byte[] frame, FrameKind expected) {
+		FrameHeaderCodec.check(frame, expected);
+		return new FrameReader(frame, expected);
+	}
+
+	int flags() {
+		return FrameHeaderCodec.flags(frame);
+	}
+
+	/** The frame's bytes, and where the next field starts in them. */
+	byte[] frame() {
+		return frame;
+	}
+
+	int position() {
+		return in.position();
+	}
+
+	int remaining() {
+		return in.remaining();
+	}
+
+	byte readByte() {
+		need(1, "a flag");
+		return in.get();
+	}
+
+	int readInt() {
+		need(4, "a number");
+		return in.getInt();
+	}
+
+	long readLong() {
+		need(8, "a number");
+		return in.getLong();
+	}
+
+	/** A length-prefixed byte string; null for length -1. */
+	byte @Nullable [] readBytes() {
+		int length = readInt();
+		if (length == -1) {
+			return null;
+		}
+		if (length < 0 || length > in.remaining()) {
+			throw malformed("a length of " + length + " with " + in.remaining() + " bytes left");
+		}
+		byte[] value = new byte[length];
+		in.get(value);
+		return value;
+	}
+
+	/** A length-prefixed UTF-8 text; null for length -1. */
+	@Nullable String readText() {
+		byte[] bytes = readBytes();
+		return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+	}
+
+	/** A text that must be there. */
+	String readRequiredText(String what) {
+		String text = readText();
+		if (text == null) {
+			throw malformed("no " + what);
+		}
+		return text;
+	}
+
+	/** A count of texts, then each. */
+	List<String> readTexts(String what) {
+		int n = count(what);
+		List<String> texts = new ArrayList<>(n);
+		for (int i = 0; i < n; i++) {
+			texts.add(readRequiredText(what));
+		}
+		return texts;
+	}
+
+	/** A count of {@code what}, refused when the frame could not hold that many. */
+	int count(String what) {
+		int n = readInt();
+		if (n < 0 || n > frame.length) {
+			throw malformed("a count of " + n + " " + what);
+		}
+		return n;
+	}
+
+	/** Fails if anything follows the frame's last field. */
+	void end() {
+		if (in.hasRemaining()) {
+			throw malformed(in.remaining() + " bytes left over after the " + kind.description());
+		}
+	}
+
+	CodecException malformed(String detail) {
+		return new CodecException("malformed " + kind.description() + " of " + frame.length + " bytes: " + detail);
+	}
+
+	private void need(int bytes, String what) {
+		if (in.remaining() < bytes) {
+			throw malformed("it is cut short inside " + what);
+		}
+	}
+}

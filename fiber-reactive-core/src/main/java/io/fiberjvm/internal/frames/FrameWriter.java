@@ -1,0 +1,101 @@
+package io.fiberjvm.internal.frames;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Writes one frame of a known size: the header, then fields in the order its kind's codec reads them.
+ * Numbers are big-endian; byte strings and texts carry their length first, -1 for null.
+ */
+final class FrameWriter {
+
+	private final ByteBuffer out;
+
+	private FrameWriter(ByteBuffer out) {
+		this.out = out;
+	}
+
+	/** A frame of {@code kind} with {@code flags} and room for {@code bodyBytes} after the header. */
+	static FrameWriter of(FrameKind kind, int flags, int bodyBytes) {
+		ByteBuffer out = ByteBuffer.allocate(FrameHeaderCodec.SIZE + bodyBytes);
+		out.put(kind.code()).put((byte) flags);
+		return new FrameWriter(out);
+	}
+
+	/** The bytes a length-prefixed byte string takes. */
+	static int sizeOf(byte @Nullable [] bytes) {
+		return 4 + (bytes == null ? 0 : bytes.length);
+	}
+
+	/** The bytes length-prefixed texts take, given their UTF-8 forms. */
+	static int sizeOf(List<byte[]> texts) {
+		int size = 4;
+		for (byte[] text : texts) {
+			size += 4 + text.length;
+		}
+		return size;
+	}
+
+	static byte @Nullable [] utf8(@Nullable String text) {
+		return text == null ? null : text.getBytes(StandardCharsets.UTF_8);
+	}
+
+	static List<byte[]> utf8(List<String> texts) {
+		return texts.stream().map(text -> text.getBytes(StandardCharsets.UTF_8)).toList();
+	}
+
+	FrameWriter putByte(int value) {
+		out.put((byte) value);
+		return this;
+	}
+
+	FrameWriter putInt(int value) {
+		out.putInt(value);
+		return this;
+	}
+
+	FrameWriter putLong(long value) {
+		out.putLong(value);
+		return this;
+	}
+
+	/** A length-prefixed byte string (or text in UTF-8); null as length -1. */
+	FrameWriter putBytes(byte @Nullable [] bytes) {
+		if (bytes == null) {
+			out.putInt(-1);
+		}
+		else {
+			out.putInt(bytes.length).put(bytes);
+		}
+		return this;
+	}
+
+	/** Bytes without a length, to the end of the frame. */
+	FrameWriter putRaw(byte[] bytes, int offset, int length) {
+		out.put(bytes, offset, length);
+		return this;
+	}
+
+	/** A count of texts, then each, length-prefixed. */
+	FrameWriter putTexts(List<byte[]> texts) {
+		out.putInt(texts.size());
+		texts.forEach(this::putBytes);
+		return this;
+	}
+
+	/** The buffer, for a codec that writes a body straight into the frame. */
+	ByteBuffer buffer() {
+		return out;
+	}
+
+	/** The frame, which must be full. */
+	byte[] array() {
+		if (out.hasRemaining()) {
+			throw new IllegalStateException("a frame was written " + out.remaining() + " bytes short of its size");
+		}
+		return out.array();
+	}
+}

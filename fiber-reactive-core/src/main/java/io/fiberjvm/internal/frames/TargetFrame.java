@@ -1,0 +1,36 @@
+package io.fiberjvm.internal.frames;
+
+import java.util.List;
+
+/**
+ * A job-backed process's target on its way to the child: the serialized target and the allow-list patterns
+ * (its own package) the child may read it with.
+ *
+ * @param allow patterns naming one package or class each
+ * @param target the Java-serialized target
+ */
+public record TargetFrame(List<String> allow, byte[] target) {
+
+	public TargetFrame {
+		allow = List.copyOf(allow);
+	}
+
+	public byte[] encode() {
+		List<byte[]> patterns = FrameWriter.utf8(allow);
+		return FrameWriter.of(FrameKind.TARGET, 0, FrameWriter.sizeOf(patterns) + FrameWriter.sizeOf(target))
+				.putTexts(patterns)
+				.putBytes(target)
+				.array();
+	}
+
+	public static TargetFrame decode(byte[] frame) {
+		FrameReader in = FrameReader.open(frame, FrameKind.TARGET);
+		List<String> allow = in.readTexts("patterns");
+		byte[] target = in.readBytes();
+		if (target == null) {
+			throw in.malformed("no target");
+		}
+		in.end();
+		return new TargetFrame(allow, target);
+	}
+}

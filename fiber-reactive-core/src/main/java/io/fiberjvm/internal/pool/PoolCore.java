@@ -1,0 +1,187 @@
+package io.fiberjvm.internal.pool;
+
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.FluxSink;
+import reactor.core.publisher.Mono;
+
+import io.fiberjvm.FiberProcess;
+import io.fiberjvm.ResourceSpec;
+import io.fiberjvm.RunStatus;
+import io.fiberjvm.internal.LatencyFeed;
+import io.fiberjvm.pool.PoolClosedException;
+import io.fiberjvm.pool.PoolStats;
+import io.fiberjvm.runtime.RuntimeContext;
+import io.fiberjvm.transport.Routes;
+
+/**
+ * One pool, as every view of it shares it: its lifecycle, its task codec, its dispatcher and its fleet of
+ * workers, and the route its workers' sessions arrive on, {@code fiber.pool-<id>/work/<worker>}.
+ */
+final class PoolCore {
+
+	private static final SecureRandom RANDOM = new SecureRandom();
+
+	private final String name;
+	private final String prefix;
+	private final RuntimeContext runtime;
+	final PoolLifecycle lifecycle;
+	final TaskCodec codec;
+	final Dispatcher dispatcher;
+	private final WorkerFleet fleet;
+	private final AtomicLong taskIds = new AtomicLong();
+	final AtomicLong retried = new AtomicLong();
+	final AtomicLong submitted = new AtomicLong();
+	/** Each task's time from submission to its final outcome. */
+	final LatencyFeed latencies = new LatencyFeed();
+	private volatile @Nullable Disposable served;
+
+	/**
+	 * @param initializer the Java-serialized initializer, or null
+	 * @param initializerAllow the pattern naming the initializer's package
+	 */
+	PoolCore(RuntimeContext runtime, String name, int size, int perProcess, ResourceSpec resources, byte @Nullable [] initializer,
+			List<String> initializerAllow, RestartBackoff backoff) {
+		this.runtime = runtime;
+		this.name = name;
+		this.prefix = "fiber.pool-" + Long.toString(RANDOM.nextLong() >>> 1, 36) + "/";
+		this.lifecycle = new PoolLifecycle(name, this::retireAll);
+		this.codec = new TaskCodec(runtime.values(), runtime.maxFrameSize());
+		this.dispatcher = new Dispatcher(codec.chunkBytes(), codec::complete, this::worked);
+		String sessions = prefix + "work/";
+		this.fleet = new WorkerFleet(runtime, name, size, perProcess, resources,
+				workers -> new PoolWorker(workers.stream().map(worker -> sessions + worker).toList(), initializer, initializerAllow),
+				backoff, dispatcher, lifecycle, this::finished);
+	}
+
+	String name() {
+		return name;
+	}
+
+	/** Serves the workers' route, then starts them. */
+	void open() {
+		Pools.of(runtime).register(this);
+		served = runtime.serve(prefix, Routes.empty().withChannels(prefix + "work/", this::attach));
+		fleet.ensureWorkers();
+	}
+
+	long nextTaskId() {
+		return taskIds.incrementAndGet();
+	}
+
+	/** A worker's session arrives: if it is one of ours, it takes tasks now. */
+	private Flux<byte[]> attach(String worker, Publisher<byte[]> inbound) {
+		return Flux.create(sink -> {
+			switch (fleet.admit(worker)) {
+				case UNKNOWN -> {
+					sink.error(new PoolClosedException("pool " + name + " has no worker '" + worker + "' (retired, or never started)"));
+					return;
+				}
+				case RETIRED -> {
+					// Retired while its process started; the process's other workers may still be wanted.
+					Flux.from(inbound).subscribe(frame -> { }, error -> { });
+					sink.complete();
+					return;
+				}
+				case ADMITTED -> { }
+			}
+			WorkerSession session = dispatcher.open(worker, sink);
+			if (session == null) {
+				sink.error(new PoolClosedException("pool " + name + " was terminated"));
+				return;
+			}
+			if (fleet.isRetired(worker)) {
+				// Retired between its admission and its session's opening: it ends once it holds nothing.
+				dispatcher.retire(worker);
+			}
+			sink.onRequest(n -> dispatcher.credit());
+			sink.onCancel(() -> fleet.sessionEnded(session, "its session was cancelled", true));
+			Flux.from(inbound).subscribe(frame -> dispatcher.results(session, frame),
+					error -> fleet.sessionEnded(session, "its connection failed (" + error.getMessage() + ")", true),
+					() -> fleet.sessionEnded(session, "it ended its session", false));
+			fleet.ensureWorkers();
+		}, FluxSink.OverflowStrategy.ERROR);
+	}
+
+	/** A worker finished its first chunk. */
+	private void worked(String worker) {
+		fleet.worked(worker);
+	}
+
+	int size() {
+		return fleet.size();
+	}
+
+	void resize(int workers) {
+		if (workers < 1) {
+			throw new IllegalArgumentException("a pool needs at least 1 worker, not " + workers);
+		}
+		if (lifecycle.isClosing()) {
+			throw new PoolClosedException("pool " + name + " is closed; cannot resize it");
+		}
+		fleet.resize(workers);
+	}
+
+	List<FiberProcess> workers() {
+		return fleet.processes();
+	}
+
+	RunStatus.Pool status() {
+		return new RunStatus.Pool(name, fleet.size(), fleet.states());
+	}
+
+	PoolStats stats() {
+		long[] d = dispatcher.counters();
+		long[] f = fleet.counters();
+		return new PoolStats((int) d[0], fleet.size(), d[1], d[2], d[3], d[4], d[5], retried.get(), f[0], f[1], submitted.get(), f[2]);
+	}
+
+	/** Takes no more calls; once those accepted have ended, retires every worker. */
+	void close() {
+		lifecycle.close();
+	}
+
+	/** Every accepted call has ended: the workers finish what they hold and stop. */
+	private void retireAll() {
+		fleet.retireAll();
+	}
+
+	/** Stops now: what is queued or running fails with {@link PoolClosedException}, and the workers are stopped. */
+	void terminate() {
+		if (lifecycle.terminate()) {
+			dispatcher.terminate("pool " + name + " was terminated");
+			fleet.terminateAll();
+		}
+	}
+
+	/** The last worker has ended after the pool retired or terminated them. */
+	private void finished() {
+		dispatcher.terminate("pool " + name + " was closed");
+		Disposable route = served;
+		if (route != null) {
+			route.dispose();
+		}
+		Pools.of(runtime).unregister(this);
+		lifecycle.ended();
+	}
+
+	Mono<Void> onClose() {
+		return lifecycle.onClose();
+	}
+
+	/** A task reached its final outcome {@code nanos} after it was submitted. */
+	void taskEnded(long nanos) {
+		latencies.record(nanos);
+	}
+
+	Flux<Duration> taskLatencies() {
+		return latencies.flux();
+	}
+}

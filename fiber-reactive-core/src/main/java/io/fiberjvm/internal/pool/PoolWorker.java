@@ -1,0 +1,121 @@
+package io.fiberjvm.internal.pool;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.MDC;
+
+import io.fiberjvm.LogKeys;
+import io.fiberjvm.config.ConfigKeys;
+import io.fiberjvm.internal.frames.ChunkFrame;
+import io.fiberjvm.runtime.ParentSession;
+import io.fiberjvm.runtime.ProcessTarget;
+import io.fiberjvm.runtime.RuntimeContext;
+import io.fiberjvm.transport.Connection;
+import io.fiberjvm.transport.Endpoint;
+
+/**
+ * What a pool's worker process runs: the pool's initializer, then one session with the pool per worker it
+ * hosts. A session pulls chunks of tasks (at most two held at once), runs them one after another on its own
+ * thread and sends their results back; every session but the first has a connection of its own. It returns
+ * when the pool has ended every session, which ends the process with exit code 0, and throws as soon as one
+ * session fails, which ends the process and so every session.
+ */
+final class PoolWorker implements ProcessTarget {
+
+	private static final long serialVersionUID = 1L;
+	/** Chunks a worker holds at once: the one it runs and the next. */
+	static final int HELD_CHUNKS = 2;
+
+	/** One route per worker this process hosts: {@code fiber.pool-<id>/work/<worker>}. */
+	private final List<String> routes;
+	private final byte @Nullable [] initializer;
+	private final List<String> initializerAllow;
+
+	PoolWorker(List<String> routes, byte @Nullable [] initializer, List<String> initializerAllow) {
+		this.routes = List.copyOf(routes);
+		this.initializer = initializer;
+		this.initializerAllow = List.copyOf(initializerAllow);
+	}
+
+	@Override
+	public void run(RuntimeContext runtime) {
+		Endpoint pool = runtime.parentAddress()
+				.orElseThrow(() -> new IllegalStateException("a pool worker runs only in a job-backed process its pool started"));
+		if (initializer != null) {
+			runtime.values().readFunction(initializer, initializerAllow, Runnable.class, "the pool's initializer").run();
+		}
+		Duration timeout = runtime.config().get(ConfigKeys.START_TIMEOUT);
+		if (routes.size() == 1) {
+			serve(runtime.connectionTo(pool).block(timeout), routes.get(0), runtime);
+			return;
+		}
+		// Completes when every session has ended, or at once with the first failure.
+		CompletableFuture<Void> firstFailure = new CompletableFuture<>();
+		AtomicInteger running = new AtomicInteger(routes.size());
+		for (int i = 0; i < routes.size(); i++) {
+			String route = routes.get(i);
+			boolean shared = i == 0;
+			Thread thread = new Thread(() -> {
+				Connection own = null;
+				try {
+					own = shared ? runtime.connectionTo(pool).block(timeout) : runtime.dedicatedConnectionTo(pool).block(timeout);
+					serve(own, route, runtime);
+					if (running.decrementAndGet() == 0) {
+						firstFailure.complete(null);
+					}
+				}
+				catch (Throwable error) {
+					firstFailure.completeExceptionally(error);
+				}
+				finally {
+					if (own != null && !shared) {
+						own.dispose();
+					}
+				}
+			}, "fiber-pool-" + workerName(route));
+			thread.setDaemon(true);
+			thread.start();
+		}
+		try {
+			firstFailure.join();
+		}
+		catch (CompletionException failed) {
+			Throwable cause = failed.getCause();
+			if (cause instanceof RuntimeException runtimeError) {
+				throw runtimeError;
+			}
+			if (cause instanceof Error error) {
+				throw error;
+			}
+			throw new IllegalStateException(cause);
+		}
+	}
+
+	/** One worker's session with the pool on {@code connection}, until the pool ends it. */
+	private static void serve(Connection connection, String route, RuntimeContext runtime) {
+		LogKeys.identifyThread();
+		MDC.put(LogKeys.WORKER, workerName(route));
+		ParentSession session = ParentSession.open(connection, route, "the pool", HELD_CHUNKS);
+		TaskRunner runner = new TaskRunner(new TaskCodec(runtime.values(), runtime.maxFrameSize()), session::send,
+				runtime.maxFrameSize());
+		try {
+			byte[] frame;
+			while ((frame = session.take()) != null) {
+				runner.run(ChunkFrame.decode(frame));
+				session.request(1);
+			}
+		}
+		finally {
+			session.close();
+		}
+	}
+
+	private static String workerName(String route) {
+		return route.substring(route.lastIndexOf('/') + 1);
+	}
+}

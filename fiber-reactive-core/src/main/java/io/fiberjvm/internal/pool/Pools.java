@@ -1,0 +1,62 @@
+package io.fiberjvm.internal.pool;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import reactor.core.Disposable;
+
+import io.fiberjvm.RunStatus;
+import io.fiberjvm.pool.PoolClosedException;
+import io.fiberjvm.runtime.RuntimeContext;
+
+/**
+ * The open pools of one runtime: listed for {@code fiber ps}, and terminated first when the runtime closes.
+ */
+public final class Pools implements Disposable {
+
+	private final Set<PoolCore> open = ConcurrentHashMap.newKeySet();
+	private volatile boolean disposed;
+
+	private Pools(RuntimeContext runtime) {
+	}
+
+	/** The pools of {@code runtime}. */
+	public static Pools of(RuntimeContext runtime) {
+		return runtime.service(Pools.class, Pools::new);
+	}
+
+	void register(PoolCore pool) {
+		if (disposed) {
+			throw new PoolClosedException("the Fiber this pool belongs to is closed; cannot open pool " + pool.name());
+		}
+		open.add(pool);
+		if (disposed) {
+			// Closed meanwhile: dispose() may not have seen it.
+			open.remove(pool);
+			throw new PoolClosedException("the Fiber this pool belongs to is closed; cannot open pool " + pool.name());
+		}
+	}
+
+	void unregister(PoolCore pool) {
+		open.remove(pool);
+	}
+
+	/** Every open pool and its workers, for {@code fiber ps}. */
+	public List<RunStatus.Pool> status() {
+		return open.stream().map(PoolCore::status).toList();
+	}
+
+	/** Terminates every pool: the runtime is closing. */
+	@Override
+	public void dispose() {
+		disposed = true;
+		new ArrayList<>(open).forEach(PoolCore::terminate);
+	}
+
+	@Override
+	public boolean isDisposed() {
+		return disposed;
+	}
+}

@@ -1,0 +1,49 @@
+package io.fiberjvm.internal.pool;
+
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.MonoSink;
+
+/**
+ * One attempt at one task: what the dispatcher queues, hands to a worker and answers. A retry is a new
+ * {@code Task} with a new id, so a late answer to a lost attempt is recognised and dropped.
+ */
+final class Task {
+
+	final long id;
+	final ShippedFunction function;
+	final byte @Nullable [] arg;
+	/** The allow-list pattern for the argument's class, or null. */
+	final @Nullable String argAllow;
+	final TaskName description;
+	final int attempt;
+	/** The caller's chunk size, or 0 to adapt. */
+	final int chunkSize;
+	final MonoSink<Object> sink;
+	/** Whether it waits in the dispatcher's queue; under the dispatcher's lock. */
+	boolean queued;
+	/** Set when the caller cancelled; a queued task is then skipped. Read and written under the dispatcher's lock. */
+	boolean cancelled;
+	/** The session running it, or null while queued; under the dispatcher's lock. */
+	@Nullable WorkerSession runningOn;
+
+	Task(long id, ShippedFunction function, byte @Nullable [] arg, @Nullable String argAllow, TaskName description, int attempt,
+			int chunkSize, MonoSink<Object> sink) {
+		this.chunkSize = chunkSize;
+		this.id = id;
+		this.function = function;
+		this.arg = arg;
+		this.argAllow = argAllow;
+		this.description = description;
+		this.attempt = attempt;
+		this.sink = sink;
+	}
+
+	int size() {
+		return arg == null ? 16 : arg.length + 16;
+	}
+
+	@Override
+	public String toString() {
+		return description + (attempt > 1 ? " (attempt " + attempt + ")" : "");
+	}
+}

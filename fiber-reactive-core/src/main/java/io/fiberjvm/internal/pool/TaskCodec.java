@@ -1,0 +1,151 @@
+package io.fiberjvm.internal.pool;
+
+import java.io.Serializable;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.function.Function;
+
+import org.jspecify.annotations.Nullable;
+
+import io.fiberjvm.RemoteException;
+import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.codec.ShippedValues;
+import io.fiberjvm.config.ConfigKeys;
+import io.fiberjvm.internal.frames.Answer;
+import io.fiberjvm.pool.TaskFailedException;
+
+/**
+ * How a pool's tasks travel, on both sides: its functions (serialized once per function object), each
+ * argument out and each result back, within the limits a frame sets. The pool writes functions and arguments
+ * and reads answers; a worker reads functions and arguments and writes answers.
+ */
+final class TaskCodec {
+
+	private final ShippedValues values;
+	/** The most bytes of arguments one chunk carries; a larger argument is refused at submission. */
+	private final int chunkBytes;
+	/** The most bytes of a result a worker sends. */
+	private final int maxResult;
+	private final Map<Object, ShippedFunction> functions = Collections.synchronizedMap(new WeakHashMap<>());
+	/** Two-argument functions, keyed by the user's function, shipped inside their wrapper. */
+	private final Map<Object, ShippedFunction> pairs = Collections.synchronizedMap(new WeakHashMap<>());
+
+	TaskCodec(ShippedValues values, int maxFrameSize) {
+		this.values = values;
+		this.chunkBytes = Math.max(1024, maxFrameSize / 2);
+		this.maxResult = Math.max(512, maxFrameSize - 4096);
+	}
+
+	/** The most bytes of arguments one chunk carries. */
+	int chunkBytes() {
+		return chunkBytes;
+	}
+
+	/** The most bytes a function may have: with one argument of {@link #chunkBytes()}, a chunk still fits a frame. */
+	int functionBytes() {
+		return chunkBytes / 2;
+	}
+
+	// ---- the pool's side ----
+
+	/** The function, serialized once per function object; fails naming it when it cannot travel. */
+	ShippedFunction ship(Serializable function, Class<?> userClass) {
+		return ship(functions, function, function, userClass);
+	}
+
+	/** {@code wrapper}, serialized once per user function {@code key}, so its timing carries over between calls. */
+	ShippedFunction shipPair(Object key, Serializable wrapper) {
+		return ship(pairs, key, wrapper, key.getClass());
+	}
+
+	private ShippedFunction ship(Map<Object, ShippedFunction> cache, Object key, Serializable function, Class<?> userClass) {
+		synchronized (cache) {
+			ShippedFunction known = cache.get(key);
+			if (known == null) {
+				known = new ShippedFunction(function, userClass, values);
+				if (known.bytes.length > functionBytes()) {
+					throw new CodecException("the function " + known + " is " + known.bytes.length + " bytes serialized, more than "
+							+ functionBytes() + " (a quarter of fiber.max-frame-size); pass large data as arguments "
+							+ "or through a queue instead of capturing it");
+				}
+				cache.put(key, known);
+			}
+			return known;
+		}
+	}
+
+	/** A task's argument on its way out: its bytes and the pattern naming its class's package. */
+	record Argument(byte @Nullable [] bytes, @Nullable String allow) {
+	}
+
+	/** {@code arg}'s bytes; refused when one chunk could not carry it. */
+	Argument argument(@Nullable Object arg, TaskName task) {
+		byte[] bytes = values.write(arg, new Object() {
+			@Override
+			public String toString() {
+				return "the argument of task " + task;
+			}
+		});
+		if (bytes != null && bytes.length > chunkBytes) {
+			throw new CodecException("the argument of task " + task + " is " + bytes.length
+					+ " bytes, more than half a frame (fiber.max-frame-size) carries");
+		}
+		return new Argument(bytes, ShippedValues.allowFor(arg));
+	}
+
+	/** Completes a task's caller from its attempt's outcome: the result read back, the remote error, or the loss. */
+	void complete(Task task, Dispatcher.Outcome outcome) {
+		try {
+			if (outcome.error() != null) {
+				task.sink.error(outcome.error());
+				return;
+			}
+			Answer answer = outcome.answer();
+			if (answer.failed()) {
+				task.sink.error(new TaskFailedException(task.toString(), outcome.worker(), RemoteException.decode(answer.error())));
+				return;
+			}
+			List<String> allow = answer.allow() == null ? List.of(task.function.allow) : List.of(task.function.allow, answer.allow());
+			Object value = values.read(answer.bytes(), allow, "the result of " + task);
+			if (value == null) {
+				task.sink.success();
+			}
+			else {
+				task.sink.success(value);
+			}
+		}
+		catch (RuntimeException | LinkageError e) {
+			// A result that cannot be read, or whose class cannot initialize here, fails its own caller only.
+			task.sink.error(e);
+		}
+	}
+
+	// ---- a worker's side ----
+
+	/** A function a chunk carries. */
+	@SuppressWarnings("unchecked")
+	Function<Object, Object> readFunction(byte[] bytes, List<String> allow) {
+		return values.readFunction(bytes, allow, Function.class, "the pool's function");
+	}
+
+	@Nullable Object readArgument(byte @Nullable [] bytes, List<String> allow) {
+		return values.read(bytes, allow, "the argument");
+	}
+
+	/** The answer carrying {@code result}; a result too large for a frame is the task's failure. */
+	Answer result(long id, @Nullable Object result) {
+		byte[] bytes = values.write(result, "the result");
+		if (bytes != null && bytes.length > maxResult) {
+			throw new CodecException("the result is " + bytes.length + " bytes, more than a frame ("
+					+ ConfigKeys.MAX_FRAME_SIZE.name() + ") carries");
+		}
+		return new Answer(id, false, ShippedValues.allowFor(result), bytes);
+	}
+
+	/** The answer carrying {@code error}, cut to fit a frame. */
+	Answer failure(long id, Throwable error) {
+		return Answer.failure(id, RemoteException.encode(error, Math.min(maxResult, 64 * 1024)));
+	}
+}

@@ -1,0 +1,464 @@
+package io.fiberjvm.internal.pool;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+import io.fiberjvm.FiberProcess;
+import io.fiberjvm.ResourceSpec;
+import io.fiberjvm.RunStatus;
+import io.fiberjvm.runtime.ProcessTarget;
+import io.fiberjvm.runtime.RuntimeContext;
+
+/**
+ * The workers of one pool and the processes hosting them: starts as many as the pool wants (at most a few
+ * processes at once), replaces lost ones (after a growing delay when they failed to get going), resizes,
+ * and retires them. A worker is a slot in a process; a process hosts one or more and they share its fate.
+ */
+final class WorkerFleet {
+
+	private static final Logger log = LoggerFactory.getLogger(WorkerFleet.class);
+
+	/** What {@link #admit} says of a worker whose session arrives. */
+	enum Admission {
+		/** It is one of ours and takes tasks now. */
+		ADMITTED,
+		/** It was retired while its process started: its session ends at once. */
+		RETIRED,
+		/** No such worker (retired and gone, never started, or the pool was terminated). */
+		UNKNOWN
+	}
+
+	/** One worker: a session with the pool, hosted by a worker process, from its start to its end. */
+	private static final class Slot {
+		final String name;
+		final Host host;
+		boolean retiring;
+		boolean attached;
+		/** Whether it finished a chunk: a worker that dies before that counts toward the restart backoff. */
+		boolean worked;
+
+		Slot(String name, Host host) {
+			this.name = name;
+			this.host = host;
+		}
+	}
+
+	/** One worker process and the workers it hosts; they live and die with it. */
+	private static final class Host {
+		final String name;
+		final List<Slot> slots = new ArrayList<>();
+		@Nullable FiberProcess process;
+		/** Whether its start was asked for; until then it waits its turn (the start limit). */
+		boolean launched;
+
+		Host(String name) {
+			this.name = name;
+		}
+
+		boolean retiring() {
+			return slots.stream().allMatch(s -> s.retiring);
+		}
+	}
+
+	private final RuntimeContext runtime;
+	private final String pool;
+	private final int perProcess;
+	private final ResourceSpec resources;
+	/** The target of a worker process, given the names of the workers it hosts. */
+	private final Function<List<String>, ProcessTarget> workerTarget;
+	private final RestartBackoff backoff;
+	private final Dispatcher dispatcher;
+	private final PoolLifecycle lifecycle;
+	/** Told, outside the lock, when the last worker of a pool that replaces none has ended. */
+	private final Runnable allEnded;
+	/** How many processes start at once; the others wait their turn. */
+	private final int startLimit;
+
+	// Guarded by this.
+	private final Map<String, Slot> slots = new LinkedHashMap<>();
+	private final ArrayDeque<Host> waitingToStart = new ArrayDeque<>();
+	private int wanted;
+	private int failures;
+	private boolean restartScheduled;
+	private int starting;
+	private long started;
+	private long lost;
+	private long replaced;
+	/** Lost workers not yet replaced. */
+	private long toReplace;
+	private int workerCounter;
+	private int hostCounter;
+
+	WorkerFleet(RuntimeContext runtime, String pool, int size, int perProcess, ResourceSpec resources,
+			Function<List<String>, ProcessTarget> workerTarget, RestartBackoff backoff, Dispatcher dispatcher,
+			PoolLifecycle lifecycle, Runnable allEnded) {
+		this.runtime = runtime;
+		this.pool = pool;
+		this.wanted = size;
+		this.perProcess = perProcess;
+		this.resources = resources;
+		this.workerTarget = workerTarget;
+		this.backoff = backoff;
+		this.dispatcher = dispatcher;
+		this.lifecycle = lifecycle;
+		this.allEnded = allEnded;
+		// JVMs starting on this machine's cores starve each other (and running workers miss keep-alives):
+		// start as many at a time as there are cores. On a cluster, nodes start pods side by side.
+		this.startLimit = runtime.jobsRunOnThisMachine() ? Math.max(2, Runtime.getRuntime().availableProcessors()) : 64;
+	}
+
+	// ---- starting and replacing ----
+
+	/** Starts the workers the pool wants and does not have: at once, or one process at a time after failed starts. */
+	void ensureWorkers() {
+		List<Host> toStart = new ArrayList<>();
+		synchronized (this) {
+			if (!lifecycle.replacesWorkers()) {
+				return;
+			}
+			long missing = missing();
+			if (missing <= 0) {
+				return;
+			}
+			if (failures > 0) {
+				if (!restartScheduled) {
+					restartScheduled = true;
+					Mono.delay(backoff.delay(failures)).subscribe(tick -> restartOne());
+				}
+				return;
+			}
+			while (missing > 0) {
+				Host host = newHost((int) Math.min(missing, perProcess));
+				missing -= host.slots.size();
+				toStart.add(host);
+			}
+		}
+		toStart.forEach(this::start);
+	}
+
+	private void restartOne() {
+		Host host;
+		synchronized (this) {
+			restartScheduled = false;
+			long missing = missing();
+			host = lifecycle.replacesWorkers() && missing > 0 ? newHost((int) Math.min(missing, perProcess)) : null;
+		}
+		if (host != null) {
+			start(host);
+		}
+	}
+
+	/** Under the lock: workers wanted and not there; losses the pool no longer needs made good are not replacements. */
+	private long missing() {
+		long active = slots.values().stream().filter(s -> !s.retiring).count();
+		long missing = wanted - active;
+		toReplace = Math.min(toReplace, Math.max(0, missing));
+		return missing;
+	}
+
+	/** Under the lock: a process to start with {@code workers} workers; named after its worker when it hosts one. */
+	private Host newHost(int workers) {
+		Host host = null;
+		for (int i = 0; i < workers; i++) {
+			String slotName = pool + "-w" + (++workerCounter);
+			if (host == null) {
+				host = new Host(perProcess == 1 ? slotName : pool + "-p" + (++hostCounter));
+			}
+			Slot slot = new Slot(slotName, host);
+			host.slots.add(slot);
+			slots.put(slot.name, slot);
+			started++;
+			if (toReplace > 0) {
+				toReplace--;
+				replaced++;
+			}
+		}
+		return host;
+	}
+
+	/** Starts the process now, or once fewer than {@link #startLimit} are starting. */
+	private void start(Host host) {
+		synchronized (this) {
+			if (starting >= startLimit) {
+				waitingToStart.add(host);
+				return;
+			}
+			starting++;
+			host.launched = true;
+		}
+		launch(host);
+	}
+
+	private void launch(Host host) {
+		List<String> workers = host.slots.stream().map(slot -> slot.name).toList();
+		runtime.start(workerTarget.apply(workers), host.name, resources, Map.of()).subscribe(process -> {
+			started(host, process);
+			Mono.firstWithSignal(process.onRunning(), process.onExit().then()).subscribe(null, error -> startEnded(), this::startEnded);
+		}, error -> {
+			try {
+				ended(host, "it could not start: " + error.getMessage(), error);
+			}
+			finally {
+				startEnded();
+			}
+		});
+	}
+
+	/** A process is running (or gave up starting): the next waiting one may start; those no longer wanted end. */
+	private void startEnded() {
+		Host next = null;
+		List<Host> unwanted = new ArrayList<>();
+		synchronized (this) {
+			starting--;
+			while (next == null && !waitingToStart.isEmpty()) {
+				Host waiting = waitingToStart.poll();
+				if (waiting.retiring() || lifecycle.state() == PoolLifecycle.State.TERMINATED) {
+					unwanted.add(waiting);
+				}
+				else {
+					next = waiting;
+					next.launched = true;
+					starting++;
+				}
+			}
+		}
+		unwanted.forEach(host -> ended(host, "it was retired before it started", null));
+		if (next != null) {
+			launch(next);
+		}
+	}
+
+	private void started(Host host, FiberProcess process) {
+		boolean stop;
+		synchronized (this) {
+			host.process = process;
+			stop = host.retiring() || lifecycle.state() == PoolLifecycle.State.TERMINATED;
+		}
+		if (stop) {
+			process.terminate().subscribe(done -> { }, error -> { });
+		}
+		// join() completes empty on exit code 0 and fails with the remote error otherwise.
+		process.onExit().subscribe(code -> process.join().subscribe(null,
+				error -> ended(host, "it exited with code " + code, error),
+				() -> ended(host, "it exited with code " + code, null)));
+	}
+
+	/** The process is gone, or never started: so are its workers, whose tasks are lost; replacements start. */
+	private void ended(Host host, String why, @Nullable Throwable error) {
+		List<Slot> gone = new ArrayList<>();
+		List<Slot> lostHere = new ArrayList<>();
+		boolean last;
+		synchronized (this) {
+			boolean replacing = lifecycle.replacesWorkers();
+			for (Slot slot : host.slots) {
+				if (slots.remove(slot.name) != null) {
+					gone.add(slot);
+					if (!slot.retiring && replacing) {
+						lostHere.add(slot);
+					}
+				}
+			}
+			if (gone.isEmpty()) {
+				return;
+			}
+			lost += lostHere.size();
+			toReplace += lostHere.size();
+			// A process none of whose workers took a task failed to get going: once toward the backoff.
+			if (!lostHere.isEmpty() && lostHere.stream().noneMatch(s -> s.worked)) {
+				failures++;
+			}
+			last = !replacing && slots.isEmpty();
+		}
+		if (!lostHere.isEmpty()) {
+			report(host, lostHere, why, error);
+		}
+		dispatcher.gone(dispatcher.sessions(gone.stream().map(slot -> slot.name).toList()), why);
+		ensureWorkers();
+		if (last) {
+			allEnded.run();
+		}
+	}
+
+	private void report(Host host, List<Slot> lostHere, String why, @Nullable Throwable error) {
+		String who = host.slots.size() == 1 ? "worker " + host.name
+				: "worker process " + host.name + " (workers " + String.join(", ", lostHere.stream().map(s -> s.name).toList()) + ")";
+		if (lostHere.stream().anyMatch(s -> s.worked)) {
+			log.info("pool {}: {} was lost: {}", pool, who, why);
+		}
+		else {
+			log.warn("pool {}: {} ended before taking tasks ({}); next start in {}", pool, who,
+					error != null ? error.getMessage() : why, backoff.delay(failures));
+		}
+	}
+
+	// ---- sessions ----
+
+	/** A worker's session arrives: whether it is one of ours, to take tasks. */
+	synchronized Admission admit(String worker) {
+		Slot slot = slots.get(worker);
+		if (slot == null || lifecycle.state() == PoolLifecycle.State.TERMINATED) {
+			return Admission.UNKNOWN;
+		}
+		if (slot.retiring) {
+			return Admission.RETIRED;
+		}
+		slot.attached = true;
+		return Admission.ADMITTED;
+	}
+
+	/** Whether {@code worker} was retired (or is gone). */
+	synchronized boolean isRetired(String worker) {
+		Slot slot = slots.get(worker);
+		return slot == null || slot.retiring;
+	}
+
+	/** A worker finished its first chunk: workers can get going, so replacements need no delay. */
+	synchronized void worked(String worker) {
+		Slot slot = slots.get(worker);
+		if (slot != null) {
+			slot.worked = true;
+		}
+		failures = 0;
+	}
+
+	/**
+	 * The session is gone: its tasks are lost, and a worker whose session failed is stopped (retiring or not:
+	 * a frozen process would otherwise never exit) and replaced, with every worker its process hosts.
+	 */
+	void sessionEnded(WorkerSession session, String why, boolean failed) {
+		FiberProcess process = null;
+		List<String> siblings = new ArrayList<>();
+		synchronized (this) {
+			Slot slot = slots.get(session.worker);
+			// A retiring worker's session may end; its process goes only once none of its workers is wanted.
+			if (slot != null && (!slot.retiring || (failed && slot.host.retiring()))) {
+				process = slot.host.process;
+				slot.host.slots.stream().filter(sibling -> sibling != slot).forEach(sibling -> siblings.add(sibling.name));
+			}
+		}
+		// The siblings go with the process, at once: none may be handed the tasks lost here.
+		List<WorkerSession> ending = new ArrayList<>(List.of(session));
+		ending.addAll(dispatcher.sessions(siblings));
+		dispatcher.gone(ending, why);
+		stop(process);
+	}
+
+	// ---- size and retirement ----
+
+	synchronized int size() {
+		return wanted;
+	}
+
+	void resize(int workers) {
+		List<Slot> surplus = new ArrayList<>();
+		synchronized (this) {
+			wanted = workers;
+			List<Slot> active = slots.values().stream().filter(s -> !s.retiring).toList();
+			// Retire workers still starting first, as they hold no tasks, and the newest first, so that
+			// whole processes empty and exit.
+			List<Slot> order = new ArrayList<>(active.stream().filter(s -> !s.attached).toList());
+			Collections.reverse(order);
+			List<Slot> attached = new ArrayList<>(active.stream().filter(s -> s.attached).toList());
+			Collections.reverse(attached);
+			order.addAll(attached);
+			for (int i = 0; i < active.size() - workers; i++) {
+				Slot slot = order.get(i);
+				slot.retiring = true;
+				surplus.add(slot);
+			}
+		}
+		surplus.forEach(this::retire);
+		ensureWorkers();
+	}
+
+	/** Retires every worker: the pool has ended its accepted calls. */
+	void retireAll() {
+		List<Slot> all = wantNone();
+		dropWaiting("the pool closed before it started");
+		all.forEach(this::retire);
+		if (all.isEmpty()) {
+			allEnded.run();
+		}
+	}
+
+	/** Stops every worker's process now: the pool was terminated. */
+	void terminateAll() {
+		List<Slot> all = wantNone();
+		dropWaiting("the pool was terminated before it started");
+		List<FiberProcess> processes;
+		synchronized (this) {
+			processes = all.stream().map(s -> s.host.process).filter(p -> p != null).distinct().toList();
+		}
+		processes.forEach(this::stop);
+		if (all.isEmpty()) {
+			allEnded.run();
+		}
+	}
+
+	private synchronized List<Slot> wantNone() {
+		wanted = 0;
+		List<Slot> all = new ArrayList<>(slots.values());
+		all.forEach(s -> s.retiring = true);
+		return all;
+	}
+
+	/**
+	 * Lets the worker finish what it holds, then its session ends (and its process exits once all it hosts
+	 * have); a process still starting (none of its workers attached) is stopped once none of them is wanted.
+	 */
+	private void retire(Slot slot) {
+		if (!dispatcher.retire(slot.name)) {
+			FiberProcess process;
+			synchronized (this) {
+				process = slot.host.retiring() && slot.host.slots.stream().noneMatch(s -> s.attached) ? slot.host.process : null;
+			}
+			stop(process);
+		}
+	}
+
+	/** Ends every process still waiting to start, as none will now. */
+	private void dropWaiting(String why) {
+		List<Host> dropped;
+		synchronized (this) {
+			dropped = new ArrayList<>(waitingToStart);
+			waitingToStart.clear();
+		}
+		dropped.forEach(host -> ended(host, why, null));
+	}
+
+	private void stop(@Nullable FiberProcess process) {
+		if (process != null && process.isAlive()) {
+			process.terminate().subscribe(done -> { }, error -> { });
+		}
+	}
+
+	// ---- what it shows ----
+
+	/** Each worker now, for {@code fiber ps}: name, its process's name, and waiting, starting, working or retiring. */
+	synchronized List<RunStatus.Worker> states() {
+		return slots.values().stream().map(slot -> new RunStatus.Worker(slot.name, slot.host.name,
+				slot.retiring ? "retiring" : slot.attached ? "working" : slot.host.launched ? "starting" : "waiting"))
+				.toList();
+	}
+
+	/** The processes whose workers take tasks now, each once. */
+	synchronized List<FiberProcess> processes() {
+		return slots.values().stream().filter(s -> s.attached && !s.retiring).map(s -> s.host.process)
+				.filter(p -> p != null && p.isAlive()).distinct().toList();
+	}
+
+	/** Workers started, lost while wanted, and started to replace lost ones. */
+	synchronized long[] counters() {
+		return new long[] {started, lost, replaced};
+	}
+}

@@ -1,0 +1,155 @@
+package io.fiberjvm.internal.queue;
+
+import java.io.ObjectStreamException;
+import java.util.Optional;
+
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.queue.Delivery;
+import io.fiberjvm.queue.FiberQueue;
+import io.fiberjvm.queue.QueueStats;
+import io.fiberjvm.runtime.RuntimeContext;
+
+/** A handle on a queue: local when this process hosts it, remote otherwise; it travels as a {@link QueueRef}. */
+final class QueueHandle<T> implements FiberQueue<T> {
+
+	private static final long serialVersionUID = 1L;
+
+	/** Items a queue holds unless told otherwise. */
+	static final int DEFAULT_CAPACITY = 1024;
+
+	/**
+	 * The tag naming the queue (its id) on the sequences its operations return, which are named
+	 * {@code fiber.queue.<operation>}: Reactor's metrics ({@code tap(Micrometer.metrics(registry))}) use both.
+	 */
+	static final String QUEUE_TAG = "queue";
+
+	/** Items per batch on the wire, at most. */
+	static final int BATCH_ITEMS = 512;
+
+	/** Items a consumer asks for ahead of what it acknowledged, unless told otherwise. */
+	static final int DEFAULT_PREFETCH = 32;
+
+	private final QueueRef ref;
+	private final Class<T> type;
+	private final transient QueueChannel channel;
+	private final transient RuntimeContext runtime;
+
+	QueueHandle(QueueRef ref, Class<T> type, QueueChannel channel, RuntimeContext runtime) {
+		this.ref = ref;
+		this.type = type;
+		this.channel = channel;
+		this.runtime = runtime;
+	}
+
+	@Override
+	public String id() {
+		return ref.queueId;
+	}
+
+	@Override
+	public Class<T> type() {
+		return type;
+	}
+
+	@Override
+	public int capacity() {
+		return ref.capacity;
+	}
+
+	@Override
+	public Mono<Void> put(T item) {
+		return Mono.fromCallable(() -> encode(item)).flatMap(channel::put).name("fiber.queue.put").tag(QUEUE_TAG, id());
+	}
+
+	@Override
+	public Mono<Void> send(Publisher<? extends T> items) {
+		int batchBytes = Math.max(1024, Math.min(256 * 1024, runtime.maxFrameSize() / 2));
+		return Sender.send(channel, items, this::encode, BATCH_ITEMS, batchBytes).name("fiber.queue.send").tag(QUEUE_TAG, id());
+	}
+
+	@Override
+	public Mono<T> take() {
+		return receive(1).next().name("fiber.queue.take");
+	}
+
+	@Override
+	public Flux<T> receive() {
+		return receive(DEFAULT_PREFETCH);
+	}
+
+	@Override
+	public Flux<T> receive(int prefetch) {
+		return receive(prefetch, Schedulers.boundedElastic());
+	}
+
+	@Override
+	public Flux<T> receive(int prefetch, Scheduler scheduler) {
+		return Receiver.receive(channel, prefetch, scheduler, this::decode).name("fiber.queue.receive").tag(QUEUE_TAG, id());
+	}
+
+	@Override
+	public Flux<Delivery<T>> receiveManualAck(int prefetch) {
+		return receiveManualAck(prefetch, Schedulers.boundedElastic());
+	}
+
+	@Override
+	public Flux<Delivery<T>> receiveManualAck(int prefetch, Scheduler scheduler) {
+		return Receiver.receiveManualAck(channel, prefetch, scheduler, this::decode).name("fiber.queue.receiveManualAck")
+				.tag(QUEUE_TAG, id());
+	}
+
+	@Override
+	public Mono<Integer> size() {
+		return channel.size();
+	}
+
+	@Override
+	public Optional<QueueStats> localStats() {
+		return channel instanceof QueueHost host ? Optional.of(host.stats()) : Optional.empty();
+	}
+
+	@Override
+	public Mono<Void> closeAsync() {
+		return channel.close();
+	}
+
+	@Override
+	public Mono<Void> onClose() {
+		return channel.closed();
+	}
+
+	private byte[] encode(T item) {
+		if (item == null) {
+			throw new IllegalArgumentException("queue " + id() + " does not take null items");
+		}
+		if (!type.isInstance(item)) {
+			throw new IllegalArgumentException("queue " + id() + " holds " + type.getName() + " items, not "
+					+ item.getClass().getName());
+		}
+		return runtime.codec().encode(item);
+	}
+
+	private T decode(byte[] bytes) {
+		try {
+			return runtime.codec().decode(bytes, type);
+		}
+		catch (CodecException e) {
+			throw new CodecException("queue " + id() + ": an item cannot be read as " + type.getName() + ": " + e.getMessage(), e);
+		}
+	}
+
+	private Object writeReplace() throws ObjectStreamException {
+		return ref;
+	}
+
+	@Override
+	public String toString() {
+		return "FiberQueue[" + ref.queueId + " of " + type.getSimpleName() + " at " + ref.host + "]";
+	}
+}

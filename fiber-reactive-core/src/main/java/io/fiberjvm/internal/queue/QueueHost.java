@@ -1,0 +1,390 @@
+package io.fiberjvm.internal.queue;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.MonoSink;
+import reactor.core.publisher.Sinks;
+
+import io.fiberjvm.internal.frames.CreditFrame;
+import io.fiberjvm.queue.QueueClosedException;
+import io.fiberjvm.queue.QueueStats;
+
+/**
+ * The state of one queue, in the process that hosts it: waiting items, consumer and producer sessions,
+ * waiting puts. Every change happens under this object's lock, and so does every emission to a session,
+ * which keeps each session's batches in order; completions of callers' Monos run after the lock is released.
+ */
+final class QueueHost implements QueueChannel {
+
+	private final String id;
+	private final int capacity;
+	private final int grantWindow;
+	private final ArrayDeque<byte[]> waiting = new ArrayDeque<>();
+	private final ArrayDeque<PendingPut> waitingPuts = new ArrayDeque<>();
+	private final List<Consumer> consumers = new ArrayList<>();
+	private final List<Producer> producers = new ArrayList<>();
+	private int handedOut;
+	private long granted;
+	private long puts;
+	private long takes;
+	private int nextConsumer;
+	private boolean closed;
+	private final Sinks.Empty<Void> closedSignal = Sinks.empty();
+	private final Runnable onRetired;
+
+	QueueHost(String id, int capacity) {
+		this(id, capacity, () -> { });
+	}
+
+	QueueHost(String id, int capacity, Runnable onRetired) {
+		this.id = id;
+		this.capacity = capacity;
+		this.onRetired = onRetired;
+		this.grantWindow = Math.max(1, Math.min(1024, capacity / 2));
+	}
+
+	private long free() {
+		return capacity - waiting.size() - handedOut - granted;
+	}
+
+	@Override
+	public boolean emitsOutsideLock() {
+		return false;
+	}
+
+	@Override
+	public Mono<Void> put(byte[] item) {
+		return Mono.create(sink -> {
+			List<Runnable> after = new ArrayList<>();
+			PendingPut pending = new PendingPut(item, sink);
+			synchronized (this) {
+				if (closed) {
+					after.add(() -> sink.error(closedError()));
+				}
+				else if (waitingPuts.isEmpty() && free() > 0) {
+					waiting.add(item);
+					puts++;
+					after.add(sink::success);
+					dispatch();
+				}
+				else {
+					waitingPuts.add(pending);
+				}
+			}
+			sink.onCancel(() -> {
+				synchronized (this) {
+					waitingPuts.remove(pending);
+				}
+			});
+			after.forEach(Runnable::run);
+		});
+	}
+
+	@Override
+	public Flux<Long> send(Flux<List<byte[]>> batches) {
+		return Flux.defer(() -> {
+			Producer producer = new Producer();
+			List<Runnable> after = new ArrayList<>();
+			synchronized (this) {
+				if (closed) {
+					return Flux.error(closedError());
+				}
+				producers.add(producer);
+				admit(after);
+			}
+			after.forEach(Runnable::run);
+			producer.upstream = batches.subscribe(batch -> accept(producer, batch),
+					error -> endProducer(producer, error), () -> endProducer(producer, null));
+			return producer.grants.asFlux().doOnCancel(() -> {
+				producer.upstream.dispose();
+				endProducer(producer, new QueueClosedException("the producer cancelled"));
+			});
+		});
+	}
+
+	private void accept(Producer producer, List<byte[]> batch) {
+		List<Runnable> after = new ArrayList<>();
+		synchronized (this) {
+			if (!producers.contains(producer)) {
+				return;
+			}
+			if (batch.size() > producer.granted) {
+				endProducer(producer, new IllegalStateException("a producer sent " + batch.size() + " items to queue " + id
+						+ " with room granted for " + producer.granted), after);
+			}
+			else {
+				producer.granted -= batch.size();
+				granted -= batch.size();
+				waiting.addAll(batch);
+				puts += batch.size();
+				admit(after);
+			}
+		}
+		after.forEach(Runnable::run);
+	}
+
+	private void endProducer(Producer producer, Throwable error) {
+		List<Runnable> after = new ArrayList<>();
+		synchronized (this) {
+			endProducer(producer, error, after);
+		}
+		after.forEach(Runnable::run);
+	}
+
+	private void endProducer(Producer producer, Throwable error, List<Runnable> after) {
+		if (!producers.remove(producer)) {
+			return;
+		}
+		granted -= producer.granted;
+		producer.granted = 0;
+		after.add(() -> producer.end(error));
+		admit(after);
+	}
+
+	@Override
+	public Flux<List<byte[]>> receive(Flux<CreditFrame> credits) {
+		return Flux.defer(() -> {
+			Consumer consumer = new Consumer();
+			synchronized (this) {
+				consumers.add(consumer);
+				completeIfDrained();
+			}
+			consumer.upstream = credits.subscribe(credit -> control(consumer, credit.credit(), credit.acknowledged()),
+					error -> endConsumer(consumer), () -> endConsumer(consumer));
+			return consumer.batches.asFlux().doOnCancel(() -> {
+				consumer.upstream.dispose();
+				endConsumer(consumer);
+			});
+		});
+	}
+
+	private void control(Consumer consumer, long credit, long acknowledged) {
+		List<Runnable> after = new ArrayList<>();
+		synchronized (this) {
+			if (!consumers.contains(consumer)) {
+				return;
+			}
+			long acked = Math.min(acknowledged, consumer.handedOut.size());
+			for (long i = 0; i < acked; i++) {
+				consumer.handedOut.poll();
+			}
+			handedOut -= (int) acked;
+			takes += acked;
+			consumer.credit = saturatedAdd(consumer.credit, Math.max(0, credit));
+			admit(after);
+			completeIfDrained();
+		}
+		after.forEach(Runnable::run);
+	}
+
+	private void endConsumer(Consumer consumer) {
+		List<Runnable> after = new ArrayList<>();
+		synchronized (this) {
+			if (!consumers.remove(consumer)) {
+				return;
+			}
+			// Unacknowledged items go back to the front, in the order they were handed out.
+			for (java.util.Iterator<byte[]> it = consumer.handedOut.descendingIterator(); it.hasNext();) {
+				waiting.addFirst(it.next());
+			}
+			handedOut -= consumer.handedOut.size();
+			consumer.handedOut.clear();
+			consumer.batches.tryEmitComplete();
+			admit(after);
+			completeIfDrained();
+		}
+		after.forEach(Runnable::run);
+	}
+
+	/** Its counters now. */
+	synchronized QueueStats stats() {
+		return new QueueStats(waiting.size(), handedOut, waitingPuts.size(), puts, takes);
+	}
+
+	@Override
+	public Mono<Integer> size() {
+		return Mono.fromCallable(() -> {
+			synchronized (this) {
+				return waiting.size();
+			}
+		});
+	}
+
+	@Override
+	public Mono<Void> close() {
+		return Mono.fromRunnable(() -> {
+			List<Runnable> after = new ArrayList<>();
+			synchronized (this) {
+				if (closed) {
+					return;
+				}
+				closed = true;
+				for (PendingPut put : waitingPuts) {
+					after.add(() -> put.sink.error(closedError()));
+				}
+				waitingPuts.clear();
+				for (Producer producer : new ArrayList<>(producers)) {
+					producers.remove(producer);
+					granted -= producer.granted;
+					producer.granted = 0;
+					QueueClosedException closedError = closedError();
+					after.add(() -> producer.end(closedError));
+					after.add(producer.upstream::dispose);
+				}
+				completeIfDrained();
+			}
+			after.forEach(Runnable::run);
+			closedSignal.tryEmitEmpty();
+		});
+	}
+
+	@Override
+	public Mono<Void> closed() {
+		return closedSignal.asMono();
+	}
+
+	private QueueClosedException closedError() {
+		return new QueueClosedException("queue " + id + " is closed");
+	}
+
+	/** Under the lock: admits waiting puts, grants room to producers, hands items to consumers. */
+	private void admit(List<Runnable> after) {
+		while (!closed && !waitingPuts.isEmpty() && free() > 0) {
+			PendingPut put = waitingPuts.poll();
+			waiting.add(put.item);
+			puts++;
+			after.add(put.sink::success);
+		}
+		if (!closed && waitingPuts.isEmpty()) {
+			for (Producer producer : producers) {
+				long room = free();
+				if (room <= 0) {
+					break;
+				}
+				if (producer.granted <= grantWindow / 2) {
+					long grant = Math.min(room, grantWindow - producer.granted);
+					producer.granted += grant;
+					granted += grant;
+					// Outside the lock: a grant runs the producer's publisher, which is user code.
+					after.add(() -> producer.grant(grant));
+				}
+			}
+		}
+		dispatch();
+	}
+
+	/** Under the lock: hands waiting items to consumers with credit, one at a time round the consumers, so all get their share. */
+	private void dispatch() {
+		if (!waiting.isEmpty() && !consumers.isEmpty()) {
+			Map<Consumer, List<byte[]>> batches = new IdentityHashMap<>();
+			boolean progress = true;
+			while (progress && !waiting.isEmpty()) {
+				progress = false;
+				int n = consumers.size();
+				for (int i = 0; i < n && !waiting.isEmpty(); i++) {
+					Consumer consumer = consumers.get((nextConsumer + i) % n);
+					if (consumer.credit > 0) {
+						byte[] item = waiting.poll();
+						consumer.credit--;
+						consumer.handedOut.add(item);
+						handedOut++;
+						batches.computeIfAbsent(consumer, c -> new ArrayList<>()).add(item);
+						progress = true;
+					}
+				}
+				nextConsumer = (nextConsumer + 1) % n;
+			}
+			batches.forEach((consumer, batch) -> consumer.batches.tryEmitNext(Collections.unmodifiableList(batch)));
+		}
+		completeIfDrained();
+	}
+
+	/** Closed and nothing left waiting or out: consumers complete, and the queue can be forgotten. */
+	private void completeIfDrained() {
+		if (closed && waiting.isEmpty() && handedOut == 0) {
+			for (Consumer consumer : consumers) {
+				consumer.batches.tryEmitComplete();
+			}
+			if (consumers.isEmpty() && producers.isEmpty()) {
+				onRetired.run();
+			}
+		}
+	}
+
+	private static long saturatedAdd(long a, long b) {
+		long sum = a + b;
+		return sum < 0 ? Long.MAX_VALUE : sum;
+	}
+
+	@Override
+	public String toString() {
+		return "QueueHost[" + id + ", capacity " + capacity + "]";
+	}
+
+	private record PendingPut(byte[] item, MonoSink<Void> sink) {
+	}
+
+	/**
+	 * One producer session. Grants and the end are signalled outside the host's lock, possibly from two
+	 * threads at once; a drain loop hands them to the sink one at a time, grants first, without waiting.
+	 */
+	private static final class Producer {
+		final Sinks.Many<Long> grants = Sinks.many().unicast().onBackpressureBuffer();
+		final java.util.concurrent.atomic.AtomicLong pendingGrant = new java.util.concurrent.atomic.AtomicLong();
+		final java.util.concurrent.atomic.AtomicInteger wip = new java.util.concurrent.atomic.AtomicInteger();
+		volatile Throwable endedWith;
+		volatile boolean ended;
+		/** Under the host's lock: room granted and not yet filled. */
+		long granted;
+		Disposable upstream = () -> { };
+
+		void grant(long n) {
+			pendingGrant.addAndGet(n);
+			drain();
+		}
+
+		void end(Throwable error) {
+			endedWith = error;
+			ended = true;
+			drain();
+		}
+
+		private void drain() {
+			if (wip.getAndIncrement() != 0) {
+				return;
+			}
+			int missed = 1;
+			do {
+				long n = pendingGrant.getAndSet(0);
+				if (n > 0) {
+					grants.tryEmitNext(n);
+				}
+				if (ended) {
+					if (endedWith == null) {
+						grants.tryEmitComplete();
+					}
+					else {
+						grants.tryEmitError(endedWith);
+					}
+				}
+				missed = wip.addAndGet(-missed);
+			}
+			while (missed != 0);
+		}
+	}
+
+	private static final class Consumer {
+		final Sinks.Many<List<byte[]>> batches = Sinks.many().unicast().onBackpressureBuffer();
+		final ArrayDeque<byte[]> handedOut = new ArrayDeque<>();
+		long credit;
+		Disposable upstream = () -> { };
+	}
+}

@@ -1,0 +1,60 @@
+package io.fiberjvm.internal.queue;
+
+import reactor.core.publisher.Mono;
+
+import io.fiberjvm.internal.frames.CountFrame;
+import io.fiberjvm.internal.frames.CreditFrame;
+import io.fiberjvm.internal.frames.EmptyFrame;
+import io.fiberjvm.internal.frames.GrantFrame;
+import io.fiberjvm.internal.frames.ItemsFrame;
+import io.fiberjvm.transport.Routes;
+
+/**
+ * The routes a queue's host serves its queue on, {@code fiber.queue-<id>/<operation>}: put, size, close and
+ * closed are request-responses; send and receive are request-channels.
+ */
+final class QueueRoutes {
+
+	static final String PUT = "put";
+	static final String SEND = "send";
+	static final String RECEIVE = "receive";
+	static final String SIZE = "size";
+	static final String CLOSE = "close";
+	static final String CLOSED = "closed";
+
+	private QueueRoutes() {
+	}
+
+	/** The prefix the queue {@code queueId} is served under. */
+	static String prefix(String queueId) {
+		return "fiber.queue-" + queueId + "/";
+	}
+
+	static String route(String queueId, String operation) {
+		return prefix(queueId) + operation;
+	}
+
+	/** The routes of {@code host}'s queue; a consumer's batch is split so no frame outgrows {@code maxFrameSize}. */
+	static Routes of(QueueHost host, String queueId, int maxFrameSize) {
+		String prefix = prefix(queueId);
+		int batchLimit = Math.max(1024, maxFrameSize / 2);
+		return Routes.empty()
+				.withResponse(prefix + PUT, frame -> Mono.defer(() -> host.put(ItemsFrame.decodeOne(frame))).thenReturn(EmptyFrame.encode()))
+				.withResponse(prefix + SIZE, frame -> Mono.defer(() -> {
+					EmptyFrame.check(frame);
+					return host.size().map(CountFrame::encode);
+				}))
+				.withResponse(prefix + CLOSE, frame -> Mono.defer(() -> {
+					EmptyFrame.check(frame);
+					return host.close();
+				}).thenReturn(EmptyFrame.encode()))
+				.withResponse(prefix + CLOSED, frame -> Mono.defer(() -> {
+					EmptyFrame.check(frame);
+					return host.closed();
+				}).thenReturn(EmptyFrame.encode()))
+				.withChannel(prefix + SEND, frames -> host.send(frames.map(ItemsFrame::decode)).map(GrantFrame::encode))
+				.withChannel(prefix + RECEIVE, frames -> host.receive(frames.map(CreditFrame::decode))
+						.concatMapIterable(batch -> ItemsFrame.split(batch, batchLimit))
+						.map(ItemsFrame::encode));
+	}
+}

@@ -1,0 +1,90 @@
+package io.fiberjvm.internal.queue;
+
+import java.util.List;
+
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import io.fiberjvm.RemoteException;
+import io.fiberjvm.internal.frames.CountFrame;
+import io.fiberjvm.internal.frames.CreditFrame;
+import io.fiberjvm.internal.frames.EmptyFrame;
+import io.fiberjvm.internal.frames.GrantFrame;
+import io.fiberjvm.internal.frames.ItemsFrame;
+import io.fiberjvm.queue.QueueClosedException;
+import io.fiberjvm.transport.Connection;
+
+/** A queue whose host is another process: each operation is a request on the connection to it. */
+final class RemoteChannel implements QueueChannel {
+
+	private final Mono<Connection> connection;
+	private final String queueId;
+
+	RemoteChannel(Mono<Connection> connection, String queueId) {
+		this.connection = connection;
+		this.queueId = queueId;
+	}
+
+	private String route(String operation) {
+		return QueueRoutes.route(queueId, operation);
+	}
+
+	@Override
+	public Mono<Void> put(byte[] item) {
+		return connection.flatMap(c -> c.requestResponse(route(QueueRoutes.PUT), ItemsFrame.encode(item)))
+				.doOnNext(EmptyFrame::check)
+				.onErrorMap(RemoteChannel::local)
+				.then();
+	}
+
+	@Override
+	public Flux<Long> send(Flux<List<byte[]>> batches) {
+		return connection.flatMapMany(c -> c.requestChannel(route(QueueRoutes.SEND), batches.map(ItemsFrame::encode)))
+				.map(GrantFrame::decode)
+				.onErrorMap(RemoteChannel::local);
+	}
+
+	@Override
+	public Flux<List<byte[]>> receive(Flux<CreditFrame> credits) {
+		return connection.flatMapMany(c -> c.requestChannel(route(QueueRoutes.RECEIVE), credits.map(CreditFrame::encode)))
+				.map(ItemsFrame::decode)
+				.onErrorMap(RemoteChannel::local);
+	}
+
+	@Override
+	public boolean emitsOutsideLock() {
+		return true;
+	}
+
+	@Override
+	public Mono<Integer> size() {
+		return connection.flatMap(c -> c.requestResponse(route(QueueRoutes.SIZE), EmptyFrame.encode()))
+				.map(frame -> (int) CountFrame.decode(frame))
+				.onErrorMap(RemoteChannel::local);
+	}
+
+	@Override
+	public Mono<Void> close() {
+		return request(QueueRoutes.CLOSE);
+	}
+
+	@Override
+	public Mono<Void> closed() {
+		return request(QueueRoutes.CLOSED);
+	}
+
+	private Mono<Void> request(String operation) {
+		return connection.flatMap(c -> c.requestResponse(route(operation), EmptyFrame.encode()))
+				.doOnNext(EmptyFrame::check)
+				.onErrorMap(RemoteChannel::local)
+				.then();
+	}
+
+	/** The host's "closed" travels as a remote error; callers catch the local type. */
+	private static Throwable local(Throwable error) {
+		if (error instanceof RemoteException remote && remote.remoteType().equals(QueueClosedException.class.getName())) {
+			return new QueueClosedException(remote.remoteMessage());
+		}
+		return error;
+	}
+}

@@ -1,0 +1,172 @@
+package io.fiberjvm.internal.queue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+import org.reactivestreams.Publisher;
+import org.reactivestreams.Subscription;
+import reactor.core.publisher.BaseSubscriber;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.MonoSink;
+import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * The producer's side of a queue session: asks the user's publisher for exactly as many items as the
+ * host granted room for, and sends what has arrived in batches.
+ *
+ * <p>Batching is opportunistic: items are encoded as they arrive and a worker sends whatever has piled
+ * up since its last send, so a fast publisher fills large batches and a slow one is not held back.
+ */
+final class Sender<T> extends BaseSubscriber<T> {
+
+	private final Function<T, byte[]> encode;
+	private final int maxBatchItems;
+	private final int maxBatchBytes;
+	private final MonoSink<Void> done;
+	private final Scheduler.Worker worker = Schedulers.boundedElastic().createWorker();
+	private final Sinks.Many<List<byte[]>> batches = Sinks.many().unicast().onBackpressureBuffer();
+	private final Queue<byte[]> pending = new ConcurrentLinkedQueue<>();
+	private final AtomicInteger wip = new AtomicInteger();
+	private volatile boolean sourceDone;
+	private volatile Throwable sourceError;
+
+	private Sender(Function<T, byte[]> encode, int maxBatchItems, int maxBatchBytes, MonoSink<Void> done) {
+		this.encode = encode;
+		this.maxBatchItems = maxBatchItems;
+		this.maxBatchBytes = maxBatchBytes;
+		this.done = done;
+	}
+
+	static <T> Mono<Void> send(QueueChannel channel, Publisher<? extends T> items, Function<T, byte[]> encode,
+			int maxBatchItems, int maxBatchBytes) {
+		return Mono.create(done -> {
+			Sender<T> sender = new Sender<>(encode, maxBatchItems, maxBatchBytes, done);
+			// Subscribed first, so the first grant finds a subscription to request from.
+			Flux.<T>from(items).subscribe(sender);
+			var grants = channel.send(sender.batches.asFlux()).subscribe(sender::grant,
+					error -> sender.fail(error), () -> sender.finished());
+			done.onCancel(() -> {
+				grants.dispose();
+				sender.cancel();
+				sender.worker.dispose();
+			});
+		});
+	}
+
+	private long grantedBeforeSubscription;
+	private boolean subscribed;
+
+	@Override
+	protected void hookOnSubscribe(Subscription subscription) {
+		// Nothing is asked for until the host grants room; grants that came first are asked for now.
+		long early;
+		synchronized (this) {
+			subscribed = true;
+			early = grantedBeforeSubscription;
+			grantedBeforeSubscription = 0;
+		}
+		if (early > 0) {
+			request(early);
+		}
+	}
+
+	/** Room granted by the host: ask the publisher for that many more items. */
+	private void grant(long n) {
+		synchronized (this) {
+			if (!subscribed) {
+				// A publisher may call onSubscribe later, on another thread; keep the grant until then.
+				grantedBeforeSubscription += n;
+				return;
+			}
+		}
+		request(n);
+	}
+
+	@Override
+	protected void hookOnNext(T value) {
+		try {
+			pending.offer(encode.apply(value));
+		}
+		catch (RuntimeException e) {
+			cancel();
+			sourceError = e;
+		}
+		drainLater();
+	}
+
+	@Override
+	protected void hookOnComplete() {
+		sourceDone = true;
+		drainLater();
+	}
+
+	@Override
+	protected void hookOnError(Throwable error) {
+		sourceError = error;
+		drainLater();
+	}
+
+	private void drainLater() {
+		if (wip.getAndIncrement() == 0) {
+			try {
+				worker.schedule(this::drain);
+			}
+			catch (RejectedExecutionException cancelled) {
+				// the caller cancelled the send
+			}
+		}
+	}
+
+	private void drain() {
+		int missed = 1;
+		while (true) {
+			List<byte[]> batch = new ArrayList<>();
+			int bytes = 0;
+			byte[] item;
+			while ((item = pending.peek()) != null) {
+				if (!batch.isEmpty() && (batch.size() >= maxBatchItems || bytes + item.length > maxBatchBytes)) {
+					batches.tryEmitNext(batch);
+					batch = new ArrayList<>();
+					bytes = 0;
+				}
+				batch.add(pending.poll());
+				bytes += item.length + 4;
+			}
+			if (!batch.isEmpty()) {
+				batches.tryEmitNext(batch);
+			}
+			if (sourceError != null) {
+				batches.tryEmitError(sourceError);
+				done.error(sourceError);
+				worker.dispose();
+				return;
+			}
+			if (sourceDone && pending.isEmpty()) {
+				batches.tryEmitComplete();
+			}
+			missed = wip.addAndGet(-missed);
+			if (missed == 0) {
+				return;
+			}
+		}
+	}
+
+	private void finished() {
+		worker.dispose();
+		done.success();
+	}
+
+	private void fail(Throwable error) {
+		cancel();
+		worker.dispose();
+		done.error(error);
+	}
+}

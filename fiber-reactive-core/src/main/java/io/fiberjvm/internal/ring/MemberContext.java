@@ -1,0 +1,261 @@
+package io.fiberjvm.internal.ring;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import io.fiberjvm.RemoteException;
+import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.codec.ShippedValues;
+import io.fiberjvm.internal.frames.Answer;
+import io.fiberjvm.internal.frames.AnswerFrame;
+import io.fiberjvm.internal.frames.SegmentFrame;
+import io.fiberjvm.ring.ReduceOp;
+import io.fiberjvm.ring.RingContext;
+import io.fiberjvm.ring.RingPeerLostException;
+import io.fiberjvm.runtime.RuntimeContext;
+import io.fiberjvm.transport.Endpoint;
+
+/**
+ * One member's side of its ring: the collectives, over request-response messages to peers' ring
+ * routes. All-reduce is the bandwidth-optimal ring: the array is cut into {@code size} chunks; in
+ * {@code size - 1} reduce-scatter steps each member sends one chunk to its right neighbour and adds
+ * the one from its left, so each ends with one chunk fully reduced; {@code size - 1} all-gather steps
+ * pass the reduced chunks around. Each member sends {@code 2 (size - 1) / size} of its array.
+ */
+final class MemberContext implements RingContext {
+
+	/** How many segments of one message are in flight to a peer at once. */
+	private static final int SEGMENTS_IN_FLIGHT = 4;
+
+	private final int rank;
+	private final int size;
+	private final String route;
+	private final List<Endpoint> roster;
+	private final Map<String, String> environment;
+	private final RuntimeContext runtime;
+	private final Mailbox mailbox;
+	private final int segmentBytes;
+	private final AtomicInteger sequence = new AtomicInteger();
+	private final Duration collectiveTimeout;
+
+	MemberContext(int rank, int size, String route, List<Endpoint> roster, Map<String, String> environment,
+			RuntimeContext runtime, Mailbox mailbox, Duration collectiveTimeout) {
+		this.collectiveTimeout = collectiveTimeout;
+		this.rank = rank;
+		this.size = size;
+		this.route = route;
+		this.roster = roster;
+		this.environment = environment;
+		this.runtime = runtime;
+		this.mailbox = mailbox;
+		// Room for the header and the transport's own framing, within the frame limit.
+		this.segmentBytes = Math.max(1024, Math.min(4 << 20, runtime.maxFrameSize() / 2));
+	}
+
+	@Override
+	public int rank() {
+		return rank;
+	}
+
+	@Override
+	public int size() {
+		return size;
+	}
+
+	@Override
+	public Endpoint masterAddress() {
+		return roster.get(0);
+	}
+
+	@Override
+	public Map<String, String> environment() {
+		return environment;
+	}
+
+	@Override
+	public Mono<Void> barrier() {
+		// An all-reduce completes on a member only once every member has joined it.
+		return allReduce(new double[0], ReduceOp.SUM).then();
+	}
+
+	@Override
+	public Mono<double[]> allReduce(double[] values, ReduceOp op) {
+		Objects.requireNonNull(values, "values");
+		Objects.requireNonNull(op, "op");
+		ReduceBuffer.Doubles buffer = new ReduceBuffer.Doubles(values.clone());
+		return allReduce(buffer, op).thenReturn(buffer.values).cache();
+	}
+
+	@Override
+	public Mono<float[]> allReduce(float[] values, ReduceOp op) {
+		Objects.requireNonNull(values, "values");
+		Objects.requireNonNull(op, "op");
+		ReduceBuffer.Floats buffer = new ReduceBuffer.Floats(values.clone());
+		// Cached: a second subscription (a retry, say) sees the result, and does not run the exchange again.
+		return allReduce(buffer, op).thenReturn(buffer.values).cache();
+	}
+
+	private Mono<Void> allReduce(ReduceBuffer buffer, ReduceOp op) {
+		int seq = sequence.getAndIncrement();
+		int length = buffer.length();
+		if (size == 1) {
+			return Mono.empty();
+		}
+		int left = left();
+		int right = right();
+		// The array's length must agree, or chunks would not line up: the first step's message says so.
+		Mono<Void> reduceScatter = Flux.range(0, size - 1).concatMap(step -> {
+			int sendChunk = chunkIndex(rank - step);
+			int receiveChunk = chunkIndex(rank - step - 1);
+			Mono<Void> send = Mono.defer(() -> sendChunk(right, seq, step, buffer, start(sendChunk, length), start(sendChunk + 1, length)));
+			Mono<Void> receive = take(seq, step, left, "all-reduce")
+					.doOnNext(bytes -> buffer.add(start(receiveChunk, length), checked(bytes, receiveChunk, length, buffer, left)))
+					.then();
+			return Mono.when(send, receive);
+		}).then();
+		Mono<Void> allGather = Flux.range(0, size - 1).concatMap(step -> {
+			int sendChunk = chunkIndex(rank + 1 - step);
+			int receiveChunk = chunkIndex(rank - step);
+			int wireStep = size - 1 + step;
+			Mono<Void> send = Mono.defer(() -> sendChunk(right, seq, wireStep, buffer, start(sendChunk, length), start(sendChunk + 1, length)));
+			Mono<Void> receive = take(seq, wireStep, left, "all-reduce")
+					.doOnNext(bytes -> buffer.set(start(receiveChunk, length), checked(bytes, receiveChunk, length, buffer, left)))
+					.then();
+			return Mono.when(send, receive);
+		}).then();
+		return reduceScatter.then(allGather).then(Mono.fromRunnable(() -> {
+			if (op == ReduceOp.MEAN) {
+				buffer.divide(size);
+			}
+		}));
+	}
+
+	/** A message from {@code from}, waited for at most the ring's collective timeout, if it has one. */
+	private Mono<ByteBuffer> take(int seq, int step, int from, String collective) {
+		Mono<ByteBuffer> message = mailbox.take(seq, step, from);
+		if (collectiveTimeout.isZero()) {
+			return message;
+		}
+		return message.timeout(collectiveTimeout, Mono.error(() -> new IllegalStateException("rank " + rank + " waited "
+				+ collectiveTimeout.toMillis() + " ms for rank " + from + " in collective #" + seq + " (" + collective + ", step "
+				+ step + "): is rank " + from + " alive, and does every member call the same collectives in the same order?")));
+	}
+
+	/** A chunk whose size is not what this member's array length makes it: the members' arrays differ in length. */
+	private ByteBuffer checked(ByteBuffer bytes, int chunk, int length, ReduceBuffer buffer, int from) {
+		int expected = (start(chunk + 1, length) - start(chunk, length)) * buffer.elementBytes();
+		if (bytes.remaining() != expected) {
+			throw new IllegalArgumentException("all-reduce: rank " + from + " sent " + bytes.remaining() + " bytes for chunk " + chunk
+					+ " where rank " + rank + "'s array of " + length + " makes " + expected
+					+ "; every member must pass an array of the same length and type");
+		}
+		return bytes;
+	}
+
+	private int chunkIndex(int i) {
+		return Math.floorMod(i, size);
+	}
+
+	/** Where chunk {@code chunk} starts in an array of {@code length}: chunks differ in size by at most one. */
+	private int start(int chunk, int length) {
+		return (int) ((long) chunk * length / size);
+	}
+
+	@Override
+	public <T> Mono<T> broadcast(T value) {
+		int seq = sequence.getAndIncrement();
+		if (rank == 0) {
+			return Mono.defer(() -> {
+				byte[] bytes = encodeValue(value, "the broadcast value");
+				return Flux.range(1, size - 1).flatMap(peer -> send(peer, seq, 0, bytes)).then(Mono.justOrEmpty(value));
+			}).cache();
+		}
+		// A null broadcast is an empty Mono everywhere, as on rank 0.
+		return take(seq, 0, 0, "broadcast").mapNotNull(bytes -> this.<T>decodeValue(bytes, "the broadcast value from rank 0")).cache();
+	}
+
+	@Override
+	public <T> Mono<List<T>> gather(T value) {
+		int seq = sequence.getAndIncrement();
+		if (rank != 0) {
+			return Mono.defer(() -> send(0, seq, 0, encodeValue(value, "the gathered value of rank " + rank))).thenReturn(List.<T>of()).cache();
+		}
+		return Flux.range(1, size - 1)
+				.concatMap(peer -> take(seq, 0, peer, "gather").map(bytes -> Optional.ofNullable(
+						this.<T>decodeValue(bytes, "the gathered value of rank " + peer))))
+				.collectList()
+				.map(others -> {
+					List<T> all = new ArrayList<>(size);
+					all.add(value);
+					others.forEach(o -> all.add(o.orElse(null)));
+					return Collections.unmodifiableList(all);
+				})
+				.cache();
+	}
+
+	/** A value with the allow-list pattern its reader needs, as an answer frame: the shape every value travels in. */
+	private byte[] encodeValue(Object value, String what) {
+		return AnswerFrame.encode(new Answer(0, false, ShippedValues.allowFor(value), runtime.values().write(value, what)));
+	}
+
+	@SuppressWarnings("unchecked")
+	private <T> T decodeValue(ByteBuffer message, String what) {
+		byte[] frame = new byte[message.remaining()];
+		message.get(frame);
+		Answer value = AnswerFrame.decode(frame);
+		return (T) runtime.values().read(value.bytes(), value.allow() == null ? List.of() : List.of(value.allow()), what);
+	}
+
+	/**
+	 * Sends elements {@code from} to {@code to} of {@code buffer}: written straight into the frame when
+	 * they fit one, else as bytes in segments.
+	 */
+	private Mono<Void> sendChunk(int peer, int seq, int step, ReduceBuffer buffer, int from, int to) {
+		int bytes = (to - from) * buffer.elementBytes();
+		if (bytes > segmentBytes) {
+			ByteBuffer whole = ByteBuffer.allocate(bytes);
+			buffer.encode(from, to, whole);
+			return send(peer, seq, step, whole.array());
+		}
+		ByteBuffer frame = SegmentFrame.allocate(seq, step, rank, 0, bytes, bytes);
+		buffer.encode(from, to, frame);
+		return runtime.connectionTo(roster.get(peer))
+				.flatMap(connection -> connection.requestResponse(route, frame.array()))
+				.then()
+				.onErrorMap(MemberContext::peerUnreachable, error -> new RingPeerLostException(peer, error));
+	}
+
+	/** A failure to reach a peer at all, as opposed to an error it answered with or one made here. */
+	private static boolean peerUnreachable(Throwable error) {
+		return !(error instanceof CodecException) && !(error instanceof RemoteException)
+				&& !(error instanceof IllegalArgumentException);
+	}
+
+	/** Sends {@code bytes} to {@code peer} in segments that fit a frame, a few in flight at once. */
+	private Mono<Void> send(int peer, int seq, int step, byte[] bytes) {
+		int segments = Math.max(1, (bytes.length + segmentBytes - 1) / segmentBytes);
+		return runtime.connectionTo(roster.get(peer)).flatMap(connection -> Flux.range(0, segments)
+				.flatMapSequential(i -> {
+					int offset = i * segmentBytes;
+					int length = Math.min(segmentBytes, bytes.length - offset);
+					return connection.requestResponse(route, SegmentFrame.encode(seq, step, rank, offset, bytes.length, bytes, offset, length));
+				}, SEGMENTS_IN_FLIGHT)
+				.then())
+				.onErrorMap(MemberContext::peerUnreachable, error -> new RingPeerLostException(peer, error));
+	}
+
+	@Override
+	public String toString() {
+		return "RingContext[rank " + rank + " of " + size + ", rank 0 at " + roster.get(0) + "]";
+	}
+}

@@ -1,0 +1,194 @@
+package io.fiberjvm.internal.runtime;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import io.fiberjvm.FiberProcess;
+import io.fiberjvm.LogKeys;
+import io.fiberjvm.ResourceSpec;
+import io.fiberjvm.RunStatus;
+import io.fiberjvm.backend.Backend;
+import io.fiberjvm.backend.Job;
+import io.fiberjvm.backend.JobSpec;
+import io.fiberjvm.codec.ShippedValues;
+import io.fiberjvm.config.ConfigKeys;
+import io.fiberjvm.config.FiberConfig;
+import io.fiberjvm.internal.frames.TargetFrame;
+import io.fiberjvm.runtime.ProcessTarget;
+import io.fiberjvm.transport.Endpoint;
+
+/**
+ * Starts a runtime's job-backed processes and keeps the parent's side of each ({@link ProcessSupervisor})
+ * until it ends: the child's command line and environment, its job, its target, its output.
+ */
+final class ProcessLauncher {
+
+	private static final Logger log = LoggerFactory.getLogger(ProcessLauncher.class);
+
+	private final FiberConfig config;
+	private final String runId;
+	private final String secret;
+	private final Backend backend;
+	private final ShippedValues values;
+	private final String javaExecutable;
+	private final @Nullable SharedClassArchive classArchive;
+	private final Map<String, ProcessSupervisor> processes = new ConcurrentHashMap<>();
+	private final AtomicLong counter = new AtomicLong();
+
+	ProcessLauncher(FiberConfig config, String runId, String secret, Backend backend, ShippedValues values) {
+		this.config = config;
+		this.runId = runId;
+		this.secret = secret;
+		this.backend = backend;
+		this.values = values;
+		this.javaExecutable = config.get(ConfigKeys.JAVA).isEmpty()
+				? Path.of(System.getProperty("java.home"), "bin", "java").toString()
+				: config.get(ConfigKeys.JAVA);
+		this.classArchive = config.get(ConfigKeys.CLASS_SHARING) && backend.runsJobsOnThisMachine()
+				? SharedClassArchive.forClasspath(javaExecutable, System.getProperty("java.class.path"),
+						Path.of(System.getProperty("java.io.tmpdir"), "fiber-cds"))
+				: null;
+	}
+
+	/**
+	 * Ships {@code target} (failing at once when it cannot travel), then makes its job once {@code parent}
+	 * knows where this runtime listens; emits the process once the job exists.
+	 */
+	Mono<FiberProcess> start(ProcessTarget target, String name, ResourceSpec resources, Map<String, String> environment,
+			Mono<Endpoint> parent) {
+		String what = "the target of process '" + name + "'";
+		List<String> allow = List.of(ShippedValues.packagePattern(target.getClass()));
+		byte[] bytes = values.writeFunction(target, what);
+		// Read back here, so a target the child would refuse fails now, before any job exists.
+		values.readFunction(bytes, allow, ProcessTarget.class, what);
+		byte[] frame = new TargetFrame(allow, bytes).encode();
+		String jobId = jobIdFor(name);
+		return parent.flatMap(address -> launch(address, frame, jobId, name, resources, environment));
+	}
+
+	private Mono<FiberProcess> launch(Endpoint parent, byte[] target, String jobId, String name, ResourceSpec resources,
+			Map<String, String> environment) {
+		SharedClassArchive.Lease archive = classArchive != null ? classArchive.lease() : null;
+		JobSpec spec = JobSpec.of(jobId, childCommand(parent, jobId, archive == null ? List.of() : archive.options()))
+				.withEnvironment(environment)
+				.withEnvironment(childEnvironment())
+				.withResources(resources)
+				.withLabel("fiber-run", runId)
+				.withLabel("fiber-process", jobId);
+		ProcessSupervisor supervisor = new ProcessSupervisor(name, jobId, target, resources, config.get(ConfigKeys.START_TIMEOUT));
+		processes.put(jobId, supervisor);
+		// The job is attached whatever the caller does, so a cancelled start cannot leave an unknown child.
+		Mono<Job> created = backend.create(spec).cache();
+		created.subscribe(job -> {
+			supervisor.attachJob(job);
+			if (config.get(ConfigKeys.CHILD_LOGS).equals("parent")) {
+				forwardOutput(name, jobId, job);
+			}
+			job.onTerminal().subscribe(status -> {
+				processes.remove(jobId);
+				if (archive != null) {
+					archive.release();
+				}
+			});
+		}, error -> {
+			processes.remove(jobId);
+			supervisor.failStart(error);
+			if (archive != null) {
+				archive.release();
+			}
+		});
+		return created.map(job -> (FiberProcess) supervisor)
+				.doOnCancel(() -> created.flatMap(Job::terminate).subscribe(done -> { }, error -> { }));
+	}
+
+	/** The parent's side of the child named {@code jobId}, while it lives. */
+	@Nullable ProcessSupervisor supervisor(String jobId) {
+		return processes.get(jobId);
+	}
+
+	/** Processes started here that have not ended yet. */
+	List<FiberProcess> live() {
+		return processes.values().stream().filter(ProcessSupervisor::isAlive).map(FiberProcess.class::cast).toList();
+	}
+
+	/** Each known process as {@code fiber ps} shows it. */
+	List<RunStatus.Process> status() {
+		return processes.values().stream()
+				.map(p -> new RunStatus.Process(p.name(), p.jobId(), p.pid().orElse(-1), p.state()))
+				.sorted(Comparator.comparing(RunStatus.Process::job))
+				.toList();
+	}
+
+	/** Terminates every process, waiting at most {@code wait} for them to end. */
+	Mono<Void> terminateAll(Duration wait) {
+		return Flux.fromIterable(new ArrayList<>(processes.values()))
+				.flatMap(p -> p.terminate().onErrorResume(e -> Mono.empty()))
+				.then()
+				.timeout(wait, Mono.empty());
+	}
+
+	private String jobIdFor(String name) {
+		String clean = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]+", "-").replaceAll("^-+|-+$", "");
+		if (clean.isEmpty()) {
+			clean = "process";
+		}
+		if (clean.length() > 40) {
+			clean = clean.substring(0, 40).replaceAll("-+$", "");
+		}
+		return clean + "-" + runId + "-" + counter.incrementAndGet();
+	}
+
+	private List<String> childCommand(Endpoint parent, String jobId, List<String> archiveOptions) {
+		List<String> command = new ArrayList<>();
+		command.add(javaExecutable);
+		command.addAll(archiveOptions);
+		command.addAll(config.get(ConfigKeys.JVM_OPTIONS));
+		// Who the child is, for every log line it writes (LogKeys); configuration does not read these two.
+		command.add("-D" + LogKeys.RUN + "=" + runId);
+		command.add("-D" + LogKeys.PROCESS + "=" + jobId);
+		command.add("-cp");
+		command.add(System.getProperty("java.class.path"));
+		command.add(WorkerMain.class.getName());
+		command.add(WorkerMain.PROCESS);
+		command.add(parent.toString());
+		command.add(jobId);
+		return command;
+	}
+
+	private Map<String, String> childEnvironment() {
+		Map<String, String> env = new LinkedHashMap<>(config.toChildEnvironment());
+		env.put(JobSpec.SECRET_ENV, secret);
+		return env;
+	}
+
+	/** Logs each line the job writes through {@code fiber.child.<name>}, with its identity in the MDC. */
+	private void forwardOutput(String name, String jobId, Job job) {
+		Logger childLog = LoggerFactory.getLogger("fiber.child." + name);
+		job.follow().subscribe(line -> {
+			MDC.put(LogKeys.RUN, runId);
+			MDC.put(LogKeys.PROCESS, jobId);
+			try {
+				childLog.info("{}", line);
+			}
+			finally {
+				MDC.remove(LogKeys.RUN);
+				MDC.remove(LogKeys.PROCESS);
+			}
+		}, error -> log.warn("stopped forwarding the output of process '{}': {}", name, error.toString()));
+	}
+}

@@ -1,0 +1,193 @@
+package io.fiberjvm.internal.runtime;
+
+import java.time.Duration;
+import java.util.OptionalLong;
+import java.util.stream.Collectors;
+
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+import org.jspecify.annotations.Nullable;
+
+import io.fiberjvm.FiberProcess;
+import io.fiberjvm.ProcessFailedException;
+import io.fiberjvm.RemoteException;
+import io.fiberjvm.ResourceSpec;
+import io.fiberjvm.backend.Job;
+import io.fiberjvm.backend.JobStatus;
+import io.fiberjvm.internal.frames.EmptyFrame;
+import io.fiberjvm.internal.frames.OutcomeFrame;
+import io.fiberjvm.transport.Router;
+import io.fiberjvm.transport.Routes;
+
+/**
+ * The parent's side of one job-backed process: it hands the child its target, records how the target
+ * ended and turns the job's exit into {@link #onExit()} and {@link #join()}.
+ */
+final class ProcessSupervisor implements FiberProcess {
+
+	private static final int LOG_LINES_IN_ERRORS = 20;
+
+	private final String name;
+	private final String jobId;
+	/** The target frame the child asks for. */
+	private final byte[] target;
+	private final ResourceSpec resources;
+	private final Duration startTimeout;
+	private final Sinks.One<Job> job = Sinks.one();
+	private final Sinks.Empty<Void> running = Sinks.empty();
+	private volatile @Nullable Job started;
+	private volatile @Nullable OutcomeFrame outcome;
+	private volatile boolean connected;
+
+	ProcessSupervisor(String name, String jobId, byte[] target, ResourceSpec resources, Duration startTimeout) {
+		this.name = name;
+		this.jobId = jobId;
+		this.target = target;
+		this.resources = resources;
+		this.startTimeout = startTimeout;
+	}
+
+	void attachJob(Job created) {
+		this.started = created;
+		job.tryEmitValue(created);
+		// A child that never connects is killed after the start timeout, so it cannot hang a caller.
+		Mono.delay(startTimeout)
+				.takeUntilOther(running.asMono().then(Mono.just(true)).onErrorReturn(true))
+				.takeUntilOther(created.onTerminal())
+				.subscribe(tick -> {
+					running.tryEmitError(new ProcessFailedException(name, -1, "process '" + name + "' (job " + jobId
+							+ ") did not connect back within " + startTimeout + " (fiber.start-timeout); it was killed", null));
+					created.terminate().subscribe();
+				});
+		// Whenever the job ends before its target started, onRunning() fails; once it started this is a no-op.
+		created.onTerminal().subscribe(status -> describeEarlyExit(status).subscribe(running::tryEmitError));
+	}
+
+	/** The backend could not create the job. */
+	void failStart(Throwable error) {
+		job.tryEmitError(error);
+		running.tryEmitError(error);
+	}
+
+	/** The routes this process's child may call; the child is now connected. */
+	Router attach() {
+		connected = true;
+		return Routes.empty()
+				.withResponse(ChildProtocol.TARGET, request -> Mono.fromCallable(() -> {
+					EmptyFrame.check(request);
+					running.tryEmitEmpty();
+					return target;
+				}))
+				.withResponse(ChildProtocol.OUTCOME, report -> Mono.fromCallable(() -> {
+					outcome = OutcomeFrame.decode(report);
+					return EmptyFrame.encode();
+				}));
+	}
+
+	private Mono<Throwable> describeEarlyExit(JobStatus status) {
+		int code = status.exitCode() == null ? -1 : status.exitCode();
+		String when = connected ? " before its target started" : " before it connected back";
+		return logTail().map(tail -> new ProcessFailedException(name, code, "process '" + name + "' (job " + jobId
+				+ ") " + status.message() + when + "; its output ends with:\n" + tail, null));
+	}
+
+	private static final java.time.Duration LOG_READ_LIMIT = java.time.Duration.ofSeconds(15);
+
+	private Mono<String> logTail() {
+		Job current = started;
+		if (current == null) {
+			return Mono.just("(no output)");
+		}
+		// A backend that cannot hand the output over soon (a cluster's log endpoint, say) must not hold up the error.
+		return current.logs().takeLast(LOG_LINES_IN_ERRORS).collect(Collectors.joining("\n"))
+				.timeout(LOG_READ_LIMIT)
+				.onErrorResume(e -> Mono.just("(output unreadable: " + e.getMessage() + ")"));
+	}
+
+	@Override
+	public String name() {
+		return name;
+	}
+
+	@Override
+	public String jobId() {
+		return jobId;
+	}
+
+	@Override
+	public OptionalLong pid() {
+		Job current = started;
+		return current == null ? OptionalLong.empty() : current.pid();
+	}
+
+	@Override
+	public ResourceSpec resources() {
+		return resources;
+	}
+
+	@Override
+	public Mono<Void> onRunning() {
+		return running.asMono();
+	}
+
+	@Override
+	public Mono<Integer> onExit() {
+		return job.asMono().flatMap(Job::onTerminal).map(status -> status.exitCode() == null ? -1 : status.exitCode());
+	}
+
+	@Override
+	public Mono<Void> join() {
+		return onExit().flatMap(code -> {
+			if (code == 0) {
+				return Mono.empty();
+			}
+			OutcomeFrame reported = outcome;
+			if (reported != null && reported.error() != null) {
+				RemoteException remote = RemoteException.decode(reported.error());
+				return Mono.error(new ProcessFailedException(name, code, "process '" + name + "' (job " + jobId
+						+ ") failed with exit code " + code + ": " + remote.getMessage(), remote));
+			}
+			return logTail().flatMap(tail -> Mono.error(new ProcessFailedException(name, code, "process '" + name
+					+ "' (job " + jobId + ") exited with code " + code + "; its output ends with:\n" + tail, null)));
+		});
+	}
+
+	@Override
+	public Mono<Void> terminate() {
+		return job.asMono().flatMap(Job::terminate);
+	}
+
+	/** What {@code fiber ps} shows: creating, pending, starting (not connected back yet), running, succeeded or failed. */
+	String state() {
+		Job current = started;
+		if (current == null) {
+			return "creating";
+		}
+		JobStatus.Phase phase = current.status().phase();
+		if (phase == JobStatus.Phase.RUNNING && !connected) {
+			return "starting";
+		}
+		return phase.name().toLowerCase(java.util.Locale.ROOT);
+	}
+
+	@Override
+	public boolean isAlive() {
+		Job current = started;
+		if (current == null) {
+			return true;
+		}
+		return !current.status().isTerminal();
+	}
+
+	@Override
+	public Flux<String> logs() {
+		return job.asMono().flatMapMany(Job::logs);
+	}
+
+	@Override
+	public String toString() {
+		return "FiberProcess[" + name + ", job " + jobId + "]";
+	}
+}

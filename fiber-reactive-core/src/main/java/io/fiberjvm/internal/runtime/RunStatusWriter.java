@@ -1,0 +1,131 @@
+package io.fiberjvm.internal.runtime;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.fiberjvm.RunStatus;
+import io.fiberjvm.backend.Backend;
+
+/**
+ * Keeps a program's run status where {@code fiber ps} reads it: the runs directory's file and whatever
+ * the backend publishes (a ConfigMap on Kubernetes). Once {@link #start()}ed it looks at the status once a
+ * second, off the caller's threads, and hands it to each of the two when it changed since that one last
+ * took it. A failure is logged once per
+ * destination; the file is tried again at the next tick, a backend that refused after {@link #RETRY_AFTER}
+ * at the soonest, so a role without the right does not cost a refused call a second. {@link #close()}
+ * stops it and deletes the file.
+ */
+public final class RunStatusWriter {
+
+	private static final Logger log = LoggerFactory.getLogger(RunStatusWriter.class);
+
+	static final Duration RETRY_AFTER = Duration.ofSeconds(30);
+
+	private final Path dir;
+	private final String runId;
+	private final Backend backend;
+	private final Supplier<RunStatus> status;
+	private byte[] written;
+	private byte[] published;
+	private long refusedAt;
+	private boolean fileWarned;
+	private boolean backendWarned;
+	private boolean statusWarned;
+	private boolean deleted;
+	private reactor.core.Disposable ticks;
+
+	public RunStatusWriter(Path dir, String runId, Backend backend, Supplier<RunStatus> status) {
+		this.dir = Objects.requireNonNull(dir, "dir");
+		this.runId = Objects.requireNonNull(runId, "runId");
+		this.backend = Objects.requireNonNull(backend, "backend");
+		this.status = Objects.requireNonNull(status, "status");
+	}
+
+	/** Starts looking at the status, at once and then once a second. */
+	public RunStatusWriter start() {
+		ticks = reactor.core.publisher.Flux.interval(Duration.ZERO, Duration.ofSeconds(1), reactor.core.scheduler.Schedulers.boundedElastic())
+				.subscribe(tick -> tick());
+		return this;
+	}
+
+	/** Looks at the status once. */
+	synchronized void tick() {
+		if (deleted) {
+			return;
+		}
+		RunStatus now;
+		byte[] json;
+		try {
+			now = status.get();
+			json = now.toJson();
+		}
+		catch (RuntimeException e) {
+			if (!statusWarned) {
+				statusWarned = true;
+				log.warn("cannot read run {}'s status for fiber ps: {}", runId, e.toString());
+			}
+			return;
+		}
+		if (!Arrays.equals(json, written)) {
+			try {
+				write(json);
+				written = json;
+			}
+			catch (IOException | RuntimeException e) {
+				if (!fileWarned) {
+					fileWarned = true;
+					log.warn("cannot write the run's status to {} (fiber ps --local will not list run {}): {}", dir, runId, e.toString());
+				}
+			}
+		}
+		if (!Arrays.equals(json, published) && (refusedAt == 0 || System.nanoTime() - refusedAt >= RETRY_AFTER.toNanos())) {
+			try {
+				backend.publishStatus(now);
+				published = json;
+				refusedAt = 0;
+			}
+			catch (RuntimeException e) {
+				refusedAt = System.nanoTime();
+				if (!backendWarned) {
+					backendWarned = true;
+					log.warn("the {} backend cannot publish the run's status (fiber ps will not show run {}'s pools): {}",
+							backend.name(), runId, e.toString());
+				}
+			}
+		}
+	}
+
+	/** Writes the file again, replacing the previous one at once. */
+	private void write(byte[] json) throws IOException {
+		java.nio.file.Files.createDirectories(dir);
+		Path temporary = dir.resolve(runId + ".json.tmp");
+		java.nio.file.Files.write(temporary, json);
+		java.nio.file.Files.move(temporary, RunStatus.fileIn(dir, runId), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+				java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+	}
+
+	/** Stops looking and deletes the run's file, after any look under way: the run is over. */
+	public void close() {
+		if (ticks != null) {
+			ticks.dispose();
+		}
+		delete();
+	}
+
+	private synchronized void delete() {
+		deleted = true;
+		try {
+			java.nio.file.Files.deleteIfExists(RunStatus.fileIn(dir, runId));
+		}
+		catch (IOException e) {
+			log.debug("could not delete the run's status file: {}", e.toString());
+		}
+	}
+}

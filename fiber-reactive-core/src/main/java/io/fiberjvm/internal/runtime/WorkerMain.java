@@ -1,0 +1,98 @@
+package io.fiberjvm.internal.runtime;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import io.fiberjvm.LogKeys;
+import io.fiberjvm.RemoteException;
+import io.fiberjvm.backend.JobSpec;
+import io.fiberjvm.config.ConfigKeys;
+import io.fiberjvm.config.FiberConfig;
+import io.fiberjvm.internal.frames.EmptyFrame;
+import io.fiberjvm.internal.frames.OutcomeFrame;
+import io.fiberjvm.internal.frames.TargetFrame;
+import io.fiberjvm.runtime.ProcessTarget;
+import io.fiberjvm.transport.Connection;
+import io.fiberjvm.transport.Endpoint;
+
+/**
+ * The entry point of a job-backed process: {@code WorkerMain process <parent host:port> <job id>}.
+ *
+ * <p>It reads the run's secret from {@code FIBER_RUN_SECRET} and its configuration from the inherited
+ * {@code FIBER_*} environment, joins the run with a runtime of its own, connects back to its parent, fetches
+ * its target, runs it with that runtime, reports how it ended and exits: 0 when the target returned, 1 when it
+ * threw. When the connection to the parent closes first (the parent died, or stopped answering keep-alives) it
+ * halts at once with exit code 75, so no child outlives its parent.
+ */
+public final class WorkerMain {
+
+	/** The first argument: what the process is. */
+	static final String PROCESS = "process";
+
+	private static volatile boolean finishing;
+
+	private WorkerMain() {
+	}
+
+	public static void main(String[] args) {
+		if (args.length != 3 || !args[0].equals(PROCESS)) {
+			fail("usage: WorkerMain process <parent host:port> <job id>");
+		}
+		String secret = System.getenv(JobSpec.SECRET_ENV);
+		if (secret == null || secret.isEmpty()) {
+			fail("no " + JobSpec.SECRET_ENV + " in the environment: a job-backed process is started by its parent");
+		}
+		Connection connection;
+		FiberConfig config;
+		FiberRuntime runtime;
+		try {
+			config = FiberConfig.resolve(Map.of(), System.getProperties(), System.getenv(), Path.of(FiberConfig.FILE_NAME));
+			Endpoint parent = Endpoint.parse(args[1]);
+			runtime = FiberRuntime.join(config, secret, args[2], parent);
+			// Who this process is (the parent set fiber.run and fiber.process on its command line; see LogKeys).
+			LogKeys.identifyThread();
+			connection = runtime.connectionTo(parent).block(config.get(ConfigKeys.START_TIMEOUT));
+		}
+		catch (RuntimeException e) {
+			e.printStackTrace();
+			fail("cannot connect to parent " + args[1] + ": " + e.getMessage());
+			return;
+		}
+		connection.onClose().doFinally(signal -> parentLost()).subscribe(done -> { }, error -> { });
+		Duration timeout = config.get(ConfigKeys.START_TIMEOUT);
+
+		String error = null;
+		try {
+			TargetFrame shipped = TargetFrame.decode(connection.requestResponse(ChildProtocol.TARGET, EmptyFrame.encode()).block(timeout));
+			runtime.values().readFunction(shipped.target(), shipped.allow(), ProcessTarget.class, "this process's target").run(runtime);
+		}
+		catch (Throwable t) {
+			t.printStackTrace();
+			// The outcome must fit a frame, with room for the frame around it.
+			error = RemoteException.encode(t, Math.toIntExact(config.get(ConfigKeys.MAX_FRAME_SIZE)) - 1024);
+		}
+		try {
+			EmptyFrame.check(connection.requestResponse(ChildProtocol.OUTCOME, new OutcomeFrame(error).encode()).block(timeout));
+		}
+		catch (RuntimeException e) {
+			System.err.println("could not report the outcome to the parent: " + e);
+		}
+		finishing = true;
+		connection.dispose();
+		System.exit(error == null ? 0 : ChildProtocol.EXIT_TARGET_FAILED);
+	}
+
+	private static void parentLost() {
+		if (!finishing) {
+			System.err.println("fiber: lost the connection to the parent; exiting");
+			System.err.flush();
+			Runtime.getRuntime().halt(ChildProtocol.EXIT_PARENT_LOST);
+		}
+	}
+
+	private static void fail(String message) {
+		System.err.println("fiber: " + message);
+		System.exit(ChildProtocol.EXIT_CANNOT_START);
+	}
+}

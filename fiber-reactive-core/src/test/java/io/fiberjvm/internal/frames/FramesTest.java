@@ -1,0 +1,181 @@
+package io.fiberjvm.internal.frames;
+
+import java.util.Arrays;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.transport.Endpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Every frame kind round-trips, and a malformed or misplaced frame is refused saying what was wrong. */
+class FramesTest {
+
+	@Test
+	void everyFrameNamesItsKindInItsHeader() {
+		assertThat(FrameHeaderCodec.kind(EmptyFrame.encode())).isEqualTo(FrameKind.EMPTY);
+		assertThat(FrameHeaderCodec.kind(GrantFrame.encode(3))).isEqualTo(FrameKind.GRANT);
+		assertThat(FrameHeaderCodec.kind(DoneFrame.encode())).isEqualTo(FrameKind.DONE);
+		assertThatThrownBy(() -> FrameHeaderCodec.kind(new byte[1])).isInstanceOf(CodecException.class)
+				.hasMessageContaining("shorter than its 2-byte header");
+		assertThatThrownBy(() -> FrameHeaderCodec.kind(new byte[] {99, 0})).isInstanceOf(CodecException.class)
+				.hasMessageContaining("starts with 99, which is no frame kind");
+		// A frame where another kind belongs: a control message is never taken for data.
+		assertThatThrownBy(() -> ItemsFrame.decode(GrantFrame.encode(3))).isInstanceOf(CodecException.class)
+				.hasMessageContaining("expected a queue batch, got a queue grant");
+		assertThatThrownBy(() -> EmptyFrame.check(DoneFrame.encode())).isInstanceOf(CodecException.class)
+				.hasMessageContaining("expected a empty frame, got a ring member's end");
+	}
+
+	@Test
+	void chunksAndResultsRoundTrip() {
+		ChunkFrame chunk = new ChunkFrame(7, new byte[] {1, 2}, List.of("com.acme.*"),
+				List.of(new ChunkFrame.Task(1, new byte[] {9}), new ChunkFrame.Task(2, null)));
+		ChunkFrame back = ChunkFrame.decode(chunk.encode());
+		assertThat(back.functionId()).isEqualTo(7);
+		assertThat(back.function()).containsExactly(1, 2);
+		assertThat(back.allow()).containsExactly("com.acme.*");
+		assertThat(back.tasks()).hasSize(2);
+		assertThat(back.tasks().get(0).arg()).containsExactly(9);
+		assertThat(back.tasks().get(1).arg()).isNull();
+		assertThat(ChunkFrame.decode(new ChunkFrame(8, null, List.of(), List.of()).encode()).function()).isNull();
+
+		ResultsFrame results = new ResultsFrame(true, 1234, List.of(
+				new Answer(1, false, "com.acme.*", new byte[] {5}), new Answer(2, true, null, new byte[] {6})));
+		ResultsFrame read = ResultsFrame.decode(results.encode());
+		assertThat(read.lastOfChunk()).isTrue();
+		assertThat(read.elapsedNanos()).isEqualTo(1234);
+		assertThat(read.answers().get(0).allow()).isEqualTo("com.acme.*");
+		assertThat(read.answers().get(0).bytes()).containsExactly(5);
+		assertThat(read.answers().get(1).failed()).isTrue();
+		assertThat(read.answers().get(1).allow()).isNull();
+		assertThat(ResultsFrame.decode(new ResultsFrame(false, 0, List.of()).encode()).lastOfChunk()).isFalse();
+	}
+
+	@Test
+	void malformedFramesAreRefusedWithWhatWasWrong() {
+		byte[] good = new ResultsFrame(true, 1, List.of(new Answer(1, false, null, new byte[10]))).encode();
+		assertThatThrownBy(() -> ResultsFrame.decode(Arrays.copyOf(good, good.length - 3)))
+				.isInstanceOf(CodecException.class).hasMessageContaining("malformed result frame");
+		byte[] longer = Arrays.copyOf(good, good.length + 1);
+		assertThatThrownBy(() -> ResultsFrame.decode(longer)).isInstanceOf(CodecException.class).hasMessageContaining("left over");
+		assertThatThrownBy(() -> ChunkFrame.decode(new byte[] {FrameKind.CHUNK.code(), 0, 0})).isInstanceOf(CodecException.class)
+				.hasMessageContaining("malformed task chunk");
+		byte[] hugeCount = new ResultsFrame(true, 1, List.of()).encode();
+		hugeCount[hugeCount.length - 1] = 0x7f;
+		assertThatThrownBy(() -> ResultsFrame.decode(hugeCount)).isInstanceOf(CodecException.class).hasMessageContaining("count");
+		byte[] flag = new ResultsFrame(true, 1, List.of(new Answer(1, false, null, null))).encode();
+		flag[2 + 8 + 4 + 8] = 7;
+		assertThatThrownBy(() -> ResultsFrame.decode(flag)).isInstanceOf(CodecException.class).hasMessageContaining("an answer flag of 7");
+	}
+
+	@Test
+	void queueBatchesRoundTripAndMalformedOnesAreNamed() {
+		List<byte[]> items = List.of(new byte[] {1}, new byte[0], new byte[] {2, 3});
+		assertThat(ItemsFrame.decode(ItemsFrame.encode(items))).containsExactlyElementsOf(items);
+		assertThat(ItemsFrame.decodeOne(ItemsFrame.encode(new byte[] {4}))).containsExactly(4);
+		byte items1 = FrameKind.ITEMS.code();
+		assertThatThrownBy(() -> ItemsFrame.decode(new byte[] {items1, 0, 0, 0, 0, 5})).isInstanceOf(CodecException.class)
+				.hasMessageContaining("claims 5 items");
+		assertThatThrownBy(() -> ItemsFrame.decode(new byte[] {items1, 0, 0, 0, 0, 1, 0, 0, 0, 9, 1})).isInstanceOf(CodecException.class)
+				.hasMessageContaining("a length of 9 with 1 bytes left");
+		assertThatThrownBy(() -> ItemsFrame.decode(new byte[] {items1, 0, 0, 0, 0, 0, 7})).isInstanceOf(CodecException.class)
+				.hasMessageContaining("left over after the queue batch");
+		assertThatThrownBy(() -> ItemsFrame.decodeOne(ItemsFrame.encode(items))).isInstanceOf(CodecException.class)
+				.hasMessageContaining("a put carries one item, not 3");
+		assertThatThrownBy(() -> CreditFrame.decode(Arrays.copyOf(new CreditFrame(1, 2).encode(), 10)))
+				.isInstanceOf(CodecException.class).hasMessageContaining("cut short");
+		assertThat(CreditFrame.decode(new CreditFrame(3, 4).encode())).isEqualTo(new CreditFrame(3, 4));
+		assertThatThrownBy(() -> CreditFrame.decode(new CreditFrame(-1, 0).encode())).isInstanceOf(CodecException.class)
+				.hasMessageContaining("a credit of -1");
+		assertThat(GrantFrame.decode(GrantFrame.encode(512))).isEqualTo(512);
+		assertThat(CountFrame.decode(CountFrame.encode(-7))).isEqualTo(-7);
+	}
+
+	@Test
+	void aBatchIsSplitSoNoFrameOutgrowsTheLimit() {
+		List<byte[]> items = List.of(new byte[100], new byte[100], new byte[100], new byte[500]);
+		List<List<byte[]>> batches = ItemsFrame.split(items, 230);
+		assertThat(batches).extracting(List::size).containsExactly(2, 1, 1);
+		assertThat(batches.subList(0, 2)).allSatisfy(batch -> assertThat(ItemsFrame.encode(batch).length).isLessThanOrEqualTo(230));
+	}
+
+	@Test
+	void callsAndAnswersRoundTrip() {
+		CallFrame call = new CallFrame(CallFrame.Mode.CALL_MANY, 7, 3, "step", List.of("int"), List.of("com.acme.*"),
+				Arrays.asList(new byte[] {1}, null));
+		CallFrame back = CallFrame.decode(call.encode());
+		assertThat(back.mode()).isEqualTo(CallFrame.Mode.CALL_MANY);
+		assertThat(back.id()).isEqualTo(7);
+		assertThat(back.object()).isEqualTo(3);
+		assertThat(back.name()).isEqualTo("step");
+		assertThat(back.parameterTypes()).containsExactly("int");
+		assertThat(back.allow()).containsExactly("com.acme.*");
+		assertThat(back.args().get(0)).containsExactly(1);
+		assertThat(back.args().get(1)).isNull();
+		Answer answer = AnswerFrame.decode(AnswerFrame.encode(new Answer(7, true, null, new byte[] {2})));
+		assertThat(answer.failed()).isTrue();
+		assertThat(answer.allow()).isNull();
+		assertThat(Answer.failure(3, "boom").error()).isEqualTo("boom");
+		assertThat(ReadyFrame.decode(ReadyFrame.encode("10.0.0.1:4000"))).isEqualTo("10.0.0.1:4000");
+		assertThat(SharedCallsFrame.decode(new SharedCallsFrame(3, 1, 99).encode())).isEqualTo(new SharedCallsFrame(3, 1, 99));
+	}
+
+	@Test
+	void malformedCallsAndAnswersAreRefusedSayingWhatWasWrong() {
+		byte[] good = new CallFrame(CallFrame.Mode.CALL, 1, 1, "m", List.of(), List.of(), List.of(new byte[8])).encode();
+		assertThatThrownBy(() -> CallFrame.decode(Arrays.copyOf(good, good.length - 2)))
+				.isInstanceOf(CodecException.class).hasMessageContaining("malformed manager call");
+		byte[] unknown = good.clone();
+		unknown[1] = 9;
+		assertThatThrownBy(() -> CallFrame.decode(unknown)).isInstanceOf(CodecException.class).hasMessageContaining("unknown call mode 9");
+		assertThatThrownBy(() -> AnswerFrame.decode(new byte[] {FrameKind.ANSWER.code(), 0, 0, 1})).isInstanceOf(CodecException.class)
+				.hasMessageContaining("malformed manager answer");
+		assertThatThrownBy(() -> SharedCallsFrame.decode(new byte[] {FrameKind.SHARED_CALLS.code(), 0, 1, 2, 3}))
+				.isInstanceOf(CodecException.class).hasMessageContaining("malformed shared-call report of 5 bytes");
+	}
+
+	@Test
+	void processTargetsAndOutcomesRoundTrip() {
+		TargetFrame target = TargetFrame.decode(new TargetFrame(List.of("com.acme.*"), new byte[] {1, 2, 3}).encode());
+		assertThat(target.allow()).containsExactly("com.acme.*");
+		assertThat(target.target()).containsExactly(1, 2, 3);
+		assertThat(OutcomeFrame.decode(new OutcomeFrame(null).encode()).error()).isNull();
+		assertThat(OutcomeFrame.decode(new OutcomeFrame("{\"type\":\"x\"}").encode()).error()).isEqualTo("{\"type\":\"x\"}");
+		EmptyFrame.check(EmptyFrame.encode());
+		assertThatThrownBy(() -> EmptyFrame.check(new byte[] {FrameKind.EMPTY.code(), 0, 1})).isInstanceOf(CodecException.class)
+				.hasMessageContaining("left over");
+	}
+
+	@Test
+	void joinsRostersAndSegmentsRoundTrip() {
+		JoinFrame join = new JoinFrame(3, new Endpoint("10.0.0.7", 4100), 0);
+		assertThat(JoinFrame.decode(join.encode())).isEqualTo(join);
+		RosterFrame roster = new RosterFrame(List.of(new Endpoint("10.0.0.1", 1), new Endpoint("10.0.0.2", 2)), 29500);
+		assertThat(RosterFrame.decode(roster.encode())).isEqualTo(roster);
+		byte[] payload = {1, 2, 3, 4, 5};
+		SegmentFrame segment = SegmentFrame.decode(SegmentFrame.encode(7, 1, 2, 3, 8, payload, 1, 3));
+		assertThat(List.of(segment.seq(), segment.step(), segment.from(), segment.offset(), segment.total(), segment.length()))
+				.containsExactly(7, 1, 2, 3, 8, 3);
+		assertThat(Arrays.copyOfRange(segment.frame(), segment.dataOffset(), segment.dataOffset() + segment.length()))
+				.containsExactly(2, 3, 4);
+	}
+
+	@Test
+	void malformedRingFramesAreClearErrors() {
+		assertThatThrownBy(() -> SegmentFrame.decode(new byte[] {FrameKind.SEGMENT.code(), 0, 0, 0, 0, 1, 0}))
+				.isInstanceOf(CodecException.class).hasMessageContaining("malformed ring message of 7 bytes");
+		assertThatThrownBy(() -> SegmentFrame.decode(SegmentFrame.encode(-1, 0, 0, 0, 0, new byte[0], 0, 0)))
+				.isInstanceOf(CodecException.class).hasMessageContaining("collective -1");
+		byte[] join = new JoinFrame(1, new Endpoint("h", 1), 0).encode();
+		assertThatThrownBy(() -> JoinFrame.decode(Arrays.copyOf(join, join.length - 1))).isInstanceOf(CodecException.class)
+				.hasMessageContaining("malformed ring join");
+		byte[] badAddress = FrameWriter.of(FrameKind.ROSTER, 0, 4 + FrameWriter.sizeOf(FrameWriter.utf8(List.of("no-port"))))
+				.putInt(1).putTexts(FrameWriter.utf8(List.of("no-port"))).array();
+		assertThatThrownBy(() -> RosterFrame.decode(badAddress)).isInstanceOf(CodecException.class)
+				.hasMessageContaining("malformed ring roster").hasMessageContaining("'no-port' is not host:port");
+	}
+}

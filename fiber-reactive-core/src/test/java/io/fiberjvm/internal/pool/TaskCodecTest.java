@@ -1,0 +1,116 @@
+package io.fiberjvm.internal.pool;
+
+import java.util.List;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+import reactor.test.StepVerifier;
+
+import io.fiberjvm.FiberFunction;
+import io.fiberjvm.RemoteException;
+import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.codec.ShippedValues;
+import io.fiberjvm.internal.frames.Answer;
+import io.fiberjvm.pool.TaskFailedException;
+import io.fiberjvm.pool.WorkerLostException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** A pool's tasks on their way out and back: functions once, arguments and results within a frame's limits. */
+class TaskCodecTest {
+
+	private static final int FRAME = 64 * 1024;
+
+	private final TaskCodec pool = new TaskCodec(new ShippedValues(List.of()), FRAME);
+	private final TaskCodec worker = new TaskCodec(new ShippedValues(List.of()), FRAME);
+
+	@Test
+	void anArgumentTravelsOutAndItsResultBack() {
+		FiberFunction<Integer, Integer> square = x -> x * x;
+		ShippedFunction shipped = pool.ship(square, square.getClass());
+		assertThat(pool.ship(square, square.getClass())).as("shipped once per function object").isSameAs(shipped);
+		TaskName name = new TaskName("map", 3, shipped);
+		TaskCodec.Argument argument = pool.argument(7, name);
+		assertThat(argument.allow()).as("a compact value needs no pattern").isNull();
+
+		Object result = worker.readFunction(shipped.bytes, List.of(shipped.allow)).apply(worker.readArgument(argument.bytes(), List.of()));
+		Answer answer = worker.result(11, result);
+		assertThat(answer.id()).isEqualTo(11);
+		StepVerifier.create(complete(shipped, name, new Dispatcher.Outcome("w1", answer, null))).expectNext(49).verifyComplete();
+		StepVerifier.create(complete(shipped, name, new Dispatcher.Outcome("w1", worker.result(12, null), null))).verifyComplete();
+	}
+
+	@Test
+	void aFunctionThatThrowsFailsItsTaskWithTheRemoteError() {
+		FiberFunction<Integer, Integer> fn = x -> x;
+		ShippedFunction shipped = pool.ship(fn, fn.getClass());
+		TaskName name = new TaskName("apply", -1, shipped);
+		Answer failed = worker.failure(4, new IllegalStateException("no such simulator"));
+		StepVerifier.create(complete(shipped, name, new Dispatcher.Outcome("w2", failed, null)))
+				.expectErrorSatisfies(e -> assertThat(e).isInstanceOfSatisfying(TaskFailedException.class, failure -> {
+					assertThat(failure.worker()).isEqualTo("w2");
+					assertThat(failure.task()).startsWith("apply(");
+					assertThat(failure.remote().remoteType()).isEqualTo(IllegalStateException.class.getName());
+					assertThat(failure).hasMessageContaining("no such simulator");
+				}))
+				.verify();
+		WorkerLostException lost = new WorkerLostException(name.toString(), "w2", "it was killed");
+		StepVerifier.create(complete(shipped, name, new Dispatcher.Outcome("w2", null, lost))).expectErrorMatches(e -> e == lost).verify();
+	}
+
+	@Test
+	void whatCannotTravelIsRefusedNamingIt() {
+		FiberFunction<Integer, Integer> fn = x -> x;
+		ShippedFunction shipped = pool.ship(fn, fn.getClass());
+		TaskName name = new TaskName("map", 9, shipped);
+		assertThatThrownBy(() -> pool.argument(new byte[FRAME], name)).isInstanceOf(CodecException.class)
+				.hasMessageContaining("the argument of task element 9 of map(").hasMessageContaining("more than half a frame");
+		assertThatThrownBy(() -> pool.argument(new Object(), name)).isInstanceOf(CodecException.class)
+				.hasMessageContaining("the argument of task element 9").hasMessageContaining("not Serializable");
+		byte[] captured = new byte[FRAME / 4];
+		FiberFunction<Integer, Integer> heavy = x -> x + captured.length;
+		assertThatThrownBy(() -> pool.ship(heavy, heavy.getClass())).isInstanceOf(CodecException.class)
+				.hasMessageContaining("a quarter of fiber.max-frame-size");
+		assertThatThrownBy(() -> worker.result(1, new double[FRAME / 8])).isInstanceOf(CodecException.class)
+				.hasMessageContaining("more than a frame (max-frame-size) carries");
+		assertThat(worker.failure(1, new RuntimeException("x".repeat(FRAME))).bytes().length).isLessThan(FRAME);
+	}
+
+	@Test
+	void aResultThatCannotBeReadFailsItsOwnTaskNamingIt() {
+		FiberFunction<Integer, Integer> fn = x -> x;
+		ShippedFunction shipped = pool.ship(fn, fn.getClass());
+		TaskName name = new TaskName("map", 2, shipped);
+		Answer unreadable = new Answer(5, false, null, new byte[] {1, 0, 0});
+		StepVerifier.create(complete(shipped, name, new Dispatcher.Outcome("w1", unreadable, null)))
+				.expectErrorSatisfies(e -> assertThat(e).isInstanceOf(CodecException.class)
+						.hasMessageContaining("the result of element 2 of map(").hasMessageContaining("int takes 4 bytes"))
+				.verify();
+		Answer remote = Answer.failure(6, RemoteException.encode(new IllegalArgumentException("bad"), 1024));
+		assertThat(remote.failed()).isTrue();
+	}
+
+	@Test
+	void aFunctionCacheAndItsTwinStayInStep() {
+		FunctionCache<Boolean> parent = new FunctionCache<>();
+		FunctionCache<String> workerCache = new FunctionCache<>();
+		Random random = new Random(1);
+		for (int i = 0; i < 20_000; i++) {
+			long id = random.nextInt(400);
+			boolean known = parent.get(id) != null;
+			if (!known) {
+				parent.put(id, Boolean.TRUE);
+				workerCache.put(id, "fn" + id);
+			}
+			else {
+				assertThat(workerCache.get(id)).as("worker holds %d", id).isEqualTo("fn" + id);
+			}
+		}
+	}
+
+	private Mono<Object> complete(ShippedFunction shipped, TaskName name, Dispatcher.Outcome outcome) {
+		return Mono.create(sink -> pool.complete(new Task(1, shipped, null, null, name, 1, 0, sink), outcome));
+	}
+}

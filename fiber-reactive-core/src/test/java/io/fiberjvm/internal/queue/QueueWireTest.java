@@ -1,0 +1,74 @@
+package io.fiberjvm.internal.queue;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Sinks;
+import reactor.test.StepVerifier;
+
+import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.internal.frames.EmptyFrame;
+import io.fiberjvm.internal.frames.FrameKind;
+import io.fiberjvm.internal.frames.ItemsFrame;
+import io.fiberjvm.queue.FiberQueue;
+import io.fiberjvm.runtime.InProcessRuntime;
+import io.fiberjvm.transport.UnknownRouteException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What a queue host does with bad input from a peer: clear errors, nothing lost. */
+class QueueWireTest {
+
+	private final InProcessRuntime runtime = new InProcessRuntime();
+	private final QueueService service = QueueService.of(runtime);
+
+	@Test
+	void eachQueueServesItsOwnRoutesAndNamesWhatItDoesNotServe() {
+		StepVerifier.create(runtime.router().requestResponse(QueueRoutes.route("q-nope", QueueRoutes.PUT), EmptyFrame.encode()))
+				.expectErrorSatisfies(e -> assertThat(e).isInstanceOf(UnknownRouteException.class).hasMessageContaining("q-nope"))
+				.verify(Duration.ofSeconds(5));
+		FiberQueue<Integer> q = service.create(Integer.class, 4);
+		StepVerifier.create(runtime.router().requestStream(QueueRoutes.route(q.id(), QueueRoutes.RECEIVE), EmptyFrame.encode()))
+				.expectErrorSatisfies(e -> assertThat(e).isInstanceOf(UnknownRouteException.class).hasMessageContaining("request-stream"))
+				.verify(Duration.ofSeconds(5));
+		StepVerifier.create(runtime.router().requestResponse(QueueRoutes.route(q.id(), QueueRoutes.PUT), ItemsFrame.encode(new byte[] {4}))
+				.then(q.size())).expectNext(1).verifyComplete();
+	}
+
+	@Test
+	void aProducerSendingMoreThanItWasGrantedIsCutOffAndKeepsNothingBeyondItsGrant() {
+		QueueHost host = new QueueHost("q-test", 4);
+		Sinks.Many<List<byte[]>> batches = Sinks.many().unicast().onBackpressureBuffer();
+		List<Long> grants = new java.util.concurrent.CopyOnWriteArrayList<>();
+		StepVerifier.create(host.send(batches.asFlux()).doOnNext(grants::add))
+				.then(() -> batches.tryEmitNext(List.of(new byte[1], new byte[1], new byte[1], new byte[1], new byte[1])))
+				.expectNextCount(1)
+				.expectErrorSatisfies(e -> assertThat(e).hasMessageContaining("room granted for"))
+				.verify(Duration.ofSeconds(5));
+		assertThat(grants).containsExactly(2L);
+		StepVerifier.create(host.size()).expectNext(0).verifyComplete();
+	}
+
+	@Test
+	void malformedBytesOnTheWireFailThatSessionOnly() {
+		FiberQueue<Integer> q = service.create(Integer.class, 4);
+		StepVerifier.create(runtime.router().requestChannel(QueueRoutes.route(q.id(), QueueRoutes.SEND),
+						Flux.just(new byte[] {FrameKind.ITEMS.code(), 0, 9})))
+				.expectNextCount(1)
+				.expectError(CodecException.class)
+				.verify(Duration.ofSeconds(5));
+		StepVerifier.create(q.put(7).then(q.take())).expectNext(7).verifyComplete();
+	}
+
+	@Test
+	void aClosedDrainedQueueIsNoLongerServed() {
+		FiberQueue<Integer> q = service.create(Integer.class, 4);
+		StepVerifier.create(q.put(1).then(q.closeAsync()).then(q.onClose())).verifyComplete();
+		StepVerifier.create(q.take()).expectNext(1).verifyComplete();
+		StepVerifier.create(runtime.router().requestResponse(QueueRoutes.route(q.id(), QueueRoutes.SIZE), EmptyFrame.encode()))
+				.expectError(UnknownRouteException.class)
+				.verify(Duration.ofSeconds(5));
+	}
+}
