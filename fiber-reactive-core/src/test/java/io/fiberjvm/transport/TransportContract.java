@@ -243,4 +243,23 @@ public interface TransportContract {
 		StepVerifier.create(c.onClose()).expectComplete().verify(Duration.ofSeconds(15));
 		assertThat(c.isDisposed()).isTrue();
 	}
+
+	@Test
+	default void connectionsAndServersCloseAsEverythingThatClosesOnceDoes() {
+		TransportServer server = serve(echoRoutes());
+		Connection c = connect(server, "closing");
+		assertThat(c.isDisposed()).isFalse();
+		// closeAsync is lazy: nothing closes until it is subscribed.
+		reactor.core.publisher.Mono<Void> closing = c.closeAsync();
+		assertThat(c.isDisposed()).isFalse();
+		StepVerifier.create(closing).expectComplete().verify(Duration.ofSeconds(15));
+		assertThat(c.isDisposed()).isTrue();
+		StepVerifier.create(c.onClose()).expectComplete().verify(Duration.ofSeconds(15));
+		StepVerifier.create(Messenger.over(c, io.fiberjvm.codec.Codec.smile()).request("echo", new Point(1, 2), Point.class))
+				.expectError().verify(Duration.ofSeconds(15));
+		Connection other = connect(server, "closed");
+		server.close();
+		assertThat(server.isDisposed()).isTrue();
+		StepVerifier.create(other.onClose()).expectComplete().verify(Duration.ofSeconds(15));
+	}
 }

@@ -106,6 +106,11 @@ final class PoolLifecycle {
 		return state == State.OPEN || state == State.DRAINING;
 	}
 
+	/** Whether the pool was terminated. */
+	synchronized boolean isTerminated() {
+		return state == State.TERMINATED;
+	}
+
 	/** Whether close or terminate has begun. */
 	synchronized boolean isClosing() {
 		return state != State.OPEN;

@@ -1,6 +1,5 @@
 package io.fiberjvm.internal.pool;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -17,6 +16,7 @@ import io.fiberjvm.FiberProcess;
 import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.RunStatus;
 import io.fiberjvm.runtime.ProcessTarget;
+import io.fiberjvm.internal.pool.WorkerHost.Slot;
 import io.fiberjvm.runtime.RuntimeContext;
 
 /**
@@ -38,38 +38,6 @@ final class WorkerFleet {
 		UNKNOWN
 	}
 
-	/** One worker: a session with the pool, hosted by a worker process, from its start to its end. */
-	private static final class Slot {
-		final String name;
-		final Host host;
-		boolean retiring;
-		boolean attached;
-		/** Whether it finished a chunk: a worker that dies before that counts toward the restart backoff. */
-		boolean worked;
-
-		Slot(String name, Host host) {
-			this.name = name;
-			this.host = host;
-		}
-	}
-
-	/** One worker process and the workers it hosts; they live and die with it. */
-	private static final class Host {
-		final String name;
-		final List<Slot> slots = new ArrayList<>();
-		@Nullable FiberProcess process;
-		/** Whether its start was asked for; until then it waits its turn (the start limit). */
-		boolean launched;
-
-		Host(String name) {
-			this.name = name;
-		}
-
-		boolean retiring() {
-			return slots.stream().allMatch(s -> s.retiring);
-		}
-	}
-
 	private final RuntimeContext runtime;
 	private final String pool;
 	private final int perProcess;
@@ -81,16 +49,13 @@ final class WorkerFleet {
 	private final PoolLifecycle lifecycle;
 	/** Told, outside the lock, when the last worker of a pool that replaces none has ended. */
 	private final Runnable allEnded;
-	/** How many processes start at once; the others wait their turn. */
-	private final int startLimit;
+	private final StartLimit startLimit;
 
 	// Guarded by this.
 	private final Map<String, Slot> slots = new LinkedHashMap<>();
-	private final ArrayDeque<Host> waitingToStart = new ArrayDeque<>();
 	private int wanted;
 	private int failures;
 	private boolean restartScheduled;
-	private int starting;
 	private long started;
 	private long lost;
 	private long replaced;
@@ -112,16 +77,13 @@ final class WorkerFleet {
 		this.dispatcher = dispatcher;
 		this.lifecycle = lifecycle;
 		this.allEnded = allEnded;
-		// JVMs starting on this machine's cores starve each other (and running workers miss keep-alives):
-		// start as many at a time as there are cores. On a cluster, nodes start pods side by side.
-		this.startLimit = runtime.jobsRunOnThisMachine() ? Math.max(2, Runtime.getRuntime().availableProcessors()) : 64;
+		// As many processes start at a time as this machine has cores; on a cluster, nodes start pods side by side.
+		this.startLimit = new StartLimit(runtime.jobsRunOnThisMachine() ? Math.max(2, Runtime.getRuntime().availableProcessors()) : 64);
 	}
-
-	// ---- starting and replacing ----
 
 	/** Starts the workers the pool wants and does not have: at once, or one process at a time after failed starts. */
 	void ensureWorkers() {
-		List<Host> toStart = new ArrayList<>();
+		List<WorkerHost> toStart = new ArrayList<>();
 		synchronized (this) {
 			if (!lifecycle.replacesWorkers()) {
 				return;
@@ -138,7 +100,7 @@ final class WorkerFleet {
 				return;
 			}
 			while (missing > 0) {
-				Host host = newHost((int) Math.min(missing, perProcess));
+				WorkerHost host = newHost((int) Math.min(missing, perProcess));
 				missing -= host.slots.size();
 				toStart.add(host);
 			}
@@ -147,7 +109,7 @@ final class WorkerFleet {
 	}
 
 	private void restartOne() {
-		Host host;
+		WorkerHost host;
 		synchronized (this) {
 			restartScheduled = false;
 			long missing = missing();
@@ -167,12 +129,12 @@ final class WorkerFleet {
 	}
 
 	/** Under the lock: a process to start with {@code workers} workers; named after its worker when it hosts one. */
-	private Host newHost(int workers) {
-		Host host = null;
+	private WorkerHost newHost(int workers) {
+		WorkerHost host = null;
 		for (int i = 0; i < workers; i++) {
 			String slotName = pool + "-w" + (++workerCounter);
 			if (host == null) {
-				host = new Host(perProcess == 1 ? slotName : pool + "-p" + (++hostCounter));
+				host = new WorkerHost(perProcess == 1 ? slotName : pool + "-p" + (++hostCounter));
 			}
 			Slot slot = new Slot(slotName, host);
 			host.slots.add(slot);
@@ -186,20 +148,17 @@ final class WorkerFleet {
 		return host;
 	}
 
-	/** Starts the process now, or once fewer than {@link #startLimit} are starting. */
-	private void start(Host host) {
-		synchronized (this) {
-			if (starting >= startLimit) {
-				waitingToStart.add(host);
-				return;
-			}
-			starting++;
-			host.launched = true;
+	/** Starts the process now, or once it is its turn. */
+	private void start(WorkerHost host) {
+		if (startLimit.admit(host)) {
+			launch(host);
 		}
-		launch(host);
 	}
 
-	private void launch(Host host) {
+	private void launch(WorkerHost host) {
+		synchronized (this) {
+			host.launched = true;
+		}
 		List<String> workers = host.slots.stream().map(slot -> slot.name).toList();
 		runtime.start(workerTarget.apply(workers), host.name, resources, Map.of()).subscribe(process -> {
 			started(host, process);
@@ -216,35 +175,18 @@ final class WorkerFleet {
 
 	/** A process is running (or gave up starting): the next waiting one may start; those no longer wanted end. */
 	private void startEnded() {
-		Host next = null;
-		List<Host> unwanted = new ArrayList<>();
-		synchronized (this) {
-			starting--;
-			while (next == null && !waitingToStart.isEmpty()) {
-				Host waiting = waitingToStart.poll();
-				if (waiting.retiring() || lifecycle.state() == PoolLifecycle.State.TERMINATED) {
-					unwanted.add(waiting);
-				}
-				else {
-					next = waiting;
-					next.launched = true;
-					starting++;
-				}
-			}
-		}
-		unwanted.forEach(host -> ended(host, "it was retired before it started", null));
-		if (next != null) {
-			launch(next);
+		StartLimit.Turn turn = startLimit.ended(host -> !unwanted(host));
+		turn.unwanted().forEach(host -> ended(host, "it was retired before it started", null));
+		if (turn.next() != null) {
+			launch(turn.next());
 		}
 	}
 
-	private void started(Host host, FiberProcess process) {
-		boolean stop;
+	private void started(WorkerHost host, FiberProcess process) {
 		synchronized (this) {
 			host.process = process;
-			stop = host.retiring() || lifecycle.state() == PoolLifecycle.State.TERMINATED;
 		}
-		if (stop) {
+		if (unwanted(host)) {
 			process.terminate().subscribe(done -> { }, error -> { });
 		}
 		// join() completes empty on exit code 0 and fails with the remote error otherwise.
@@ -253,8 +195,13 @@ final class WorkerFleet {
 				() -> ended(host, "it exited with code " + code, null)));
 	}
 
+	/** Whether none of the process's workers is wanted any more, or the pool was terminated. */
+	private synchronized boolean unwanted(WorkerHost host) {
+		return host.retiring() || lifecycle.isTerminated();
+	}
+
 	/** The process is gone, or never started: so are its workers, whose tasks are lost; replacements start. */
-	private void ended(Host host, String why, @Nullable Throwable error) {
+	private void ended(WorkerHost host, String why, @Nullable Throwable error) {
 		List<Slot> gone = new ArrayList<>();
 		List<Slot> lostHere = new ArrayList<>();
 		boolean last;
@@ -289,7 +236,7 @@ final class WorkerFleet {
 		}
 	}
 
-	private void report(Host host, List<Slot> lostHere, String why, @Nullable Throwable error) {
+	private void report(WorkerHost host, List<Slot> lostHere, String why, @Nullable Throwable error) {
 		String who = host.slots.size() == 1 ? "worker " + host.name
 				: "worker process " + host.name + " (workers " + String.join(", ", lostHere.stream().map(s -> s.name).toList()) + ")";
 		if (lostHere.stream().anyMatch(s -> s.worked)) {
@@ -301,12 +248,10 @@ final class WorkerFleet {
 		}
 	}
 
-	// ---- sessions ----
-
 	/** A worker's session arrives: whether it is one of ours, to take tasks. */
 	synchronized Admission admit(String worker) {
 		Slot slot = slots.get(worker);
-		if (slot == null || lifecycle.state() == PoolLifecycle.State.TERMINATED) {
+		if (slot == null || lifecycle.isTerminated()) {
 			return Admission.UNKNOWN;
 		}
 		if (slot.retiring) {
@@ -352,8 +297,6 @@ final class WorkerFleet {
 		dispatcher.gone(ending, why);
 		stop(process);
 	}
-
-	// ---- size and retirement ----
 
 	synchronized int size() {
 		return wanted;
@@ -420,7 +363,7 @@ final class WorkerFleet {
 		if (!dispatcher.retire(slot.name)) {
 			FiberProcess process;
 			synchronized (this) {
-				process = slot.host.retiring() && slot.host.slots.stream().noneMatch(s -> s.attached) ? slot.host.process : null;
+				process = slot.host.retiring() && slot.host.starting() ? slot.host.process : null;
 			}
 			stop(process);
 		}
@@ -428,12 +371,7 @@ final class WorkerFleet {
 
 	/** Ends every process still waiting to start, as none will now. */
 	private void dropWaiting(String why) {
-		List<Host> dropped;
-		synchronized (this) {
-			dropped = new ArrayList<>(waitingToStart);
-			waitingToStart.clear();
-		}
-		dropped.forEach(host -> ended(host, why, null));
+		startLimit.drain().forEach(host -> ended(host, why, null));
 	}
 
 	private void stop(@Nullable FiberProcess process) {
@@ -441,8 +379,6 @@ final class WorkerFleet {
 			process.terminate().subscribe(done -> { }, error -> { });
 		}
 	}
-
-	// ---- what it shows ----
 
 	/** Each worker now, for {@code fiber ps}: name, its process's name, and waiting, starting, working or retiring. */
 	synchronized List<RunStatus.Worker> states() {

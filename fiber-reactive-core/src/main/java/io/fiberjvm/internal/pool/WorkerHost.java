@@ -1,0 +1,50 @@
+package io.fiberjvm.internal.pool;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import io.fiberjvm.FiberProcess;
+
+/**
+ * One worker process of a pool and the workers it hosts, which live and die with it. Guarded by the fleet
+ * that owns it.
+ */
+final class WorkerHost {
+
+	/** One worker: a session with the pool, hosted by a worker process, from its start to its end. */
+	static final class Slot {
+		final String name;
+		final WorkerHost host;
+		boolean retiring;
+		boolean attached;
+		/** Whether it finished a chunk: a worker that dies before that counts toward the restart backoff. */
+		boolean worked;
+
+		Slot(String name, WorkerHost host) {
+			this.name = name;
+			this.host = host;
+		}
+	}
+
+	final String name;
+	final List<Slot> slots = new ArrayList<>();
+	@Nullable FiberProcess process;
+	/** Whether its start was asked for; until then it waits its turn (the start limit). */
+	boolean launched;
+
+	WorkerHost(String name) {
+		this.name = name;
+	}
+
+	/** Whether none of its workers is wanted any more. */
+	boolean retiring() {
+		return slots.stream().allMatch(s -> s.retiring);
+	}
+
+	/** Whether none of its workers has a session yet: the process is still starting. */
+	boolean starting() {
+		return slots.stream().noneMatch(s -> s.attached);
+	}
+}

@@ -1,0 +1,90 @@
+package io.fiberjvm.internal.pool;
+
+import java.util.OptionalLong;
+
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+import io.fiberjvm.FiberProcess;
+import io.fiberjvm.ProcessFailedException;
+import io.fiberjvm.ResourceSpec;
+
+/** A process a test runs by hand: it connects when told, and exits when told or terminated. */
+final class FakeProcess implements FiberProcess {
+
+	private final String name;
+	private final Sinks.Empty<Void> running = Sinks.empty();
+	private final Sinks.One<Integer> exit = Sinks.one();
+	volatile boolean terminated;
+	private volatile boolean ended;
+
+	FakeProcess(String name) {
+		this.name = name;
+	}
+
+	/** It connected back and its target runs. */
+	void run() {
+		running.tryEmitEmpty();
+	}
+
+	/** It ends with {@code code}. */
+	void exit(int code) {
+		ended = true;
+		exit.tryEmitValue(code);
+	}
+
+	@Override
+	public String name() {
+		return name;
+	}
+
+	@Override
+	public String jobId() {
+		return name + "-job";
+	}
+
+	@Override
+	public OptionalLong pid() {
+		return OptionalLong.empty();
+	}
+
+	@Override
+	public ResourceSpec resources() {
+		return ResourceSpec.NONE;
+	}
+
+	@Override
+	public Mono<Void> onRunning() {
+		return running.asMono();
+	}
+
+	@Override
+	public Mono<Integer> onExit() {
+		return exit.asMono();
+	}
+
+	@Override
+	public Mono<Void> join() {
+		return onExit().flatMap(code -> code == 0 ? Mono.<Void>empty()
+				: Mono.error(new ProcessFailedException(name, code, name + " exited with code " + code, null)));
+	}
+
+	@Override
+	public Mono<Void> terminate() {
+		return Mono.fromRunnable(() -> {
+			terminated = true;
+			exit(143);
+		});
+	}
+
+	@Override
+	public boolean isAlive() {
+		return !ended;
+	}
+
+	@Override
+	public Flux<String> logs() {
+		return Flux.empty();
+	}
+}

@@ -1,0 +1,148 @@
+package io.fiberjvm.internal.pool;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+
+import io.fiberjvm.ResourceSpec;
+import io.fiberjvm.RunStatus;
+import io.fiberjvm.runtime.InProcessRuntime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A pool's fleet of workers against processes the test runs by hand: how many start at once, which are
+ * replaced and when, which a resize retires, and when the fleet has ended.
+ */
+class WorkerFleetTest {
+
+	/** The processes started, by name, in the order they were asked for. */
+	private final Map<String, FakeProcess> processes = new ConcurrentHashMap<>();
+	private final List<String> startOrder = new CopyOnWriteArrayList<>();
+	private final InProcessRuntime runtime = new InProcessRuntime(start -> Mono.fromCallable(() -> {
+		FakeProcess process = new FakeProcess(start.name());
+		processes.put(start.name(), process);
+		startOrder.add(start.name());
+		return process;
+	}));
+	private final AtomicInteger retirements = new AtomicInteger();
+	private final AtomicInteger allEnded = new AtomicInteger();
+	private final PoolLifecycle lifecycle = new PoolLifecycle("p", retirements::incrementAndGet);
+	private final Dispatcher dispatcher = new Dispatcher(1 << 19, (task, outcome) -> { }, worker -> { });
+
+	private WorkerFleet fleet(int size, int perProcess, RestartBackoff backoff) {
+		return new WorkerFleet(runtime, "p", size, perProcess, ResourceSpec.NONE,
+				workers -> runtime -> { }, backoff, dispatcher, lifecycle, allEnded::incrementAndGet);
+	}
+
+	private List<String> states(WorkerFleet fleet) {
+		return fleet.states().stream().map(RunStatus.Worker::state).toList();
+	}
+
+	@Test
+	void workersStartAFewProcessesAtATimeAndTheRestWaitTheirTurn() {
+		WorkerFleet fleet = fleet(2 * startLimit() + 1, 1, RestartBackoff.DEFAULT);
+		fleet.ensureWorkers();
+		assertThat(startOrder).hasSize(startLimit());
+		assertThat(states(fleet)).filteredOn("waiting"::equals).hasSize(startLimit() + 1);
+		processes.get("p-w1").run();
+		assertThat(startOrder).as("one running lets the next start").hasSize(startLimit() + 1);
+		processes.values().forEach(FakeProcess::run);
+		processes.values().forEach(FakeProcess::run);
+		processes.values().forEach(FakeProcess::run);
+		assertThat(startOrder).hasSize(2 * startLimit() + 1);
+		assertThat(fleet.counters()).containsExactly(2L * startLimit() + 1, 0, 0);
+	}
+
+	@Test
+	void aWorkerThatWorkedIsReplacedAtOnceAndOneThatNeverGotGoingWaitsForTheBackoff() {
+		WorkerFleet fleet = fleet(1, 1, new RestartBackoff(Duration.ofHours(1), Duration.ofHours(1)));
+		fleet.ensureWorkers();
+		assertThat(fleet.admit("p-w1")).isEqualTo(WorkerFleet.Admission.ADMITTED);
+		fleet.worked("p-w1");
+		processes.get("p-w1").exit(137);
+		assertThat(startOrder).as("replaced at once").containsExactly("p-w1", "p-w2");
+		assertThat(fleet.counters()).as("started, lost, replaced").containsExactly(2L, 1L, 1L);
+
+		processes.get("p-w2").exit(1);
+		assertThat(startOrder).as("a worker that never took a task is replaced only after the backoff").hasSize(2);
+		assertThat(fleet.size()).isEqualTo(1);
+		assertThat(fleet.counters()[1]).isEqualTo(2);
+	}
+
+	@Test
+	void aResizeRetiresWorkersStillStartingFirstAndTheNewestFirst() {
+		WorkerFleet fleet = fleet(4, 1, RestartBackoff.DEFAULT);
+		fleet.ensureWorkers();
+		processes.values().forEach(FakeProcess::run);
+		processes.values().forEach(FakeProcess::run);
+		assertThat(fleet.admit("p-w1")).isEqualTo(WorkerFleet.Admission.ADMITTED);
+		assertThat(fleet.admit("p-w2")).isEqualTo(WorkerFleet.Admission.ADMITTED);
+		fleet.resize(1);
+		assertThat(fleet.isRetired("p-w4")).isTrue();
+		assertThat(fleet.isRetired("p-w3")).isTrue();
+		assertThat(fleet.isRetired("p-w2")).as("the newest of the attached").isTrue();
+		assertThat(fleet.isRetired("p-w1")).isFalse();
+		// Processes that none of whose workers attached are stopped at once; attached ones finish first.
+		assertThat(processes.get("p-w3").terminated).isTrue();
+		assertThat(processes.get("p-w4").terminated).isTrue();
+		assertThat(processes.get("p-w2").terminated).isFalse();
+		assertThat(fleet.admit("p-w3")).as("a session arriving for a retired worker").isEqualTo(WorkerFleet.Admission.UNKNOWN);
+		assertThat(fleet.size()).isEqualTo(1);
+		assertThat(fleet.counters()[1]).as("retired workers are not lost").isZero();
+	}
+
+	@Test
+	void workersOfOneProcessShareItsFate() {
+		WorkerFleet fleet = fleet(4, 2, RestartBackoff.DEFAULT);
+		fleet.ensureWorkers();
+		assertThat(startOrder).containsExactly("p-p1", "p-p2");
+		processes.values().forEach(FakeProcess::run);
+		for (String worker : List.of("p-w1", "p-w2", "p-w3", "p-w4")) {
+			assertThat(fleet.admit(worker)).isEqualTo(WorkerFleet.Admission.ADMITTED);
+			fleet.worked(worker);
+		}
+		assertThat(fleet.processes()).hasSize(2);
+		processes.get("p-p1").exit(137);
+		assertThat(fleet.counters()).as("both its workers lost, and replaced as one process").containsExactly(6L, 2L, 2L);
+		assertThat(startOrder).containsExactly("p-p1", "p-p2", "p-p3");
+	}
+
+	@Test
+	void retiringEndsOnceEveryProcessHasEnded() {
+		WorkerFleet fleet = fleet(2, 1, RestartBackoff.DEFAULT);
+		fleet.ensureWorkers();
+		processes.values().forEach(FakeProcess::run);
+		fleet.admit("p-w1");
+		lifecycle.close();
+		fleet.retireAll();
+		assertThat(processes.get("p-w2").terminated).as("still starting: stopped").isTrue();
+		assertThat(allEnded).hasValue(0);
+		processes.get("p-w1").exit(0);
+		assertThat(allEnded).hasValue(1);
+		assertThat(startOrder).as("nothing replaced while retiring").hasSize(2);
+		assertThat(fleet.counters()[1]).isZero();
+	}
+
+	@Test
+	void terminatingStopsEveryProcessAndDropsThoseWaiting() {
+		WorkerFleet fleet = fleet(startLimit() + 1, 1, RestartBackoff.DEFAULT);
+		fleet.ensureWorkers();
+		assertThat(lifecycle.terminate()).isTrue();
+		fleet.terminateAll();
+		assertThat(processes.values()).allMatch(p -> p.terminated);
+		assertThat(startOrder).as("the waiting one never starts").hasSize(startLimit());
+		assertThat(allEnded).hasValue(1);
+		assertThat(fleet.states()).isEmpty();
+	}
+
+	private static int startLimit() {
+		return Math.max(2, Runtime.getRuntime().availableProcessors());
+	}
+}
