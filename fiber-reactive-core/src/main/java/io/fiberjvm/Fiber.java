@@ -10,6 +10,7 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
+import io.fiberjvm.backend.RunStatus;
 import io.fiberjvm.config.FiberConfig;
 import io.fiberjvm.internal.pool.DefaultPoolBuilder;
 import io.fiberjvm.internal.pool.Pools;

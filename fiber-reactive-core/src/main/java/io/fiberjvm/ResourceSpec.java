@@ -1,6 +1,6 @@
 package io.fiberjvm;
 
-import io.fiberjvm.config.DataSize;
+import io.fiberjvm.internal.DataSize;
 
 /**
  * What a job-backed process asks of the machine it runs on: cpu, memory and gpu.

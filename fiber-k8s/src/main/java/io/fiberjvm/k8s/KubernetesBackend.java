@@ -186,7 +186,7 @@ public final class KubernetesBackend implements Backend {
 	 * first call creates it, later ones replace its data. Nothing after close, which deletes it.
 	 */
 	@Override
-	public void publishStatus(io.fiberjvm.RunStatus status) {
+	public void publishStatus(io.fiberjvm.backend.RunStatus status) {
 		Objects.requireNonNull(status, "status");
 		// A lock of its own: a slow API call here must not hold up starting jobs; close waits for it.
 		synchronized (publishing) {
@@ -197,7 +197,7 @@ public final class KubernetesBackend implements Backend {
 		}
 	}
 
-	private void publish(io.fiberjvm.RunStatus status) {
+	private void publish(io.fiberjvm.backend.RunStatus status) {
 		io.fabric8.kubernetes.api.model.ConfigMap map = RunStatusMap.of(settings.namespace(), status,
 				ownerOrNull(parent.block(Duration.ofSeconds(30))));
 		try {
@@ -220,7 +220,7 @@ public final class KubernetesBackend implements Backend {
 	 * Creates the status ConfigMap, or finds it made already: one holding this run's status (an earlier
 	 * create that timed out after the server made it) is taken over (false), another is refused.
 	 */
-	private boolean create(io.fabric8.kubernetes.api.model.ConfigMap map, io.fiberjvm.RunStatus status) {
+	private boolean create(io.fabric8.kubernetes.api.model.ConfigMap map, io.fiberjvm.backend.RunStatus status) {
 		try {
 			client().configMaps().inNamespace(settings.namespace()).resource(map).create();
 			return true;
@@ -231,7 +231,7 @@ public final class KubernetesBackend implements Backend {
 			}
 			io.fabric8.kubernetes.api.model.ConfigMap there = client().configMaps().inNamespace(settings.namespace())
 					.withName(map.getMetadata().getName()).get();
-			io.fiberjvm.RunStatus held;
+			io.fiberjvm.backend.RunStatus held;
 			try {
 				held = there == null ? null : RunStatusMap.read(there);
 			}

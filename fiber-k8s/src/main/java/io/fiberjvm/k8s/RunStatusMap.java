@@ -9,7 +9,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 
-import io.fiberjvm.RunStatus;
+import io.fiberjvm.backend.RunStatus;
 
 /**
  * The ConfigMap a program's runtime keeps its run's status in while it has pods, for {@code fiber ps}:

@@ -69,10 +69,10 @@ class RbacTest {
 			sleeper.statuses().filter(s -> s.phase() == JobStatus.Phase.RUNNING).next().block(LIMIT);
 			sleeper.terminate().block(LIMIT);
 			// The run's status for fiber ps, kept in a ConfigMap the master pod owns.
-			io.fiberjvm.RunStatus status = new io.fiberjvm.RunStatus("rbac", 1, "kubernetes", "2026-01-01T00:00:00Z", List.of(),
-					List.of(new io.fiberjvm.RunStatus.Pool("p", 1, List.of())));
+			io.fiberjvm.backend.RunStatus status = new io.fiberjvm.backend.RunStatus("rbac", 1, "kubernetes", "2026-01-01T00:00:00Z", List.of(),
+					List.of(new io.fiberjvm.backend.RunStatus.Pool("p", 1, List.of())));
 			backend.publishStatus(status);
-			backend.publishStatus(new io.fiberjvm.RunStatus("rbac", 1, "kubernetes", "2026-01-01T00:00:00Z", List.of(), List.of()));
+			backend.publishStatus(new io.fiberjvm.backend.RunStatus("rbac", 1, "kubernetes", "2026-01-01T00:00:00Z", List.of(), List.of()));
 			var map = admin.configMaps().inNamespace(ns).withName(RunStatusMap.name("rbac")).get();
 			assertThat(RunStatusMap.read(map).pools()).isEmpty();
 			assertThat(map.getMetadata().getOwnerReferences()).singleElement().satisfies(owner -> assertThat(owner.getName()).isEqualTo("master"));

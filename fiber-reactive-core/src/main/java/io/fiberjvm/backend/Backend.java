@@ -28,7 +28,7 @@ public interface Backend extends AutoCloseable {
 	 * second, while it is open; a failure is the runtime's to report. The local backend has nothing to
 	 * do: {@code fiber ps --local} reads the runs directory.
 	 */
-	default void publishStatus(io.fiberjvm.RunStatus status) {
+	default void publishStatus(RunStatus status) {
 	}
 
 	/** Starts a job; emits once the backend has accepted it. */

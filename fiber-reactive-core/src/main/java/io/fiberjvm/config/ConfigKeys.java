@@ -1,5 +1,7 @@
 package io.fiberjvm.config;
 
+import io.fiberjvm.internal.DataSize;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;

@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import io.fiberjvm.Fiber;
-import io.fiberjvm.RunStatus;
+import io.fiberjvm.backend.RunStatus;
 import io.fiberjvm.backend.JobStatus;
 import io.fiberjvm.k8s.MasterPod;
 import io.fiberjvm.k8s.PodStatuses;

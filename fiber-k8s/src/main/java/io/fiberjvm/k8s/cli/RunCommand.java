@@ -22,7 +22,7 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.backend.JobStatus;
-import io.fiberjvm.config.DataSize;
+import io.fiberjvm.internal.DataSize;
 import io.fiberjvm.k8s.MasterPod;
 import io.fiberjvm.k8s.PodStatuses;
 

@@ -29,7 +29,7 @@ import io.fiberjvm.backend.JobSpec;
  * children from a shutdown hook; a JVM that is killed leaves it to the children, which exit when their
  * connection to it closes.
  */
-public final class LocalBackend implements Backend {
+final class LocalBackend implements Backend {
 
 	private final Path logDir;
 	private final Duration grace;
@@ -38,7 +38,7 @@ public final class LocalBackend implements Backend {
 	private final Thread shutdownHook;
 	private volatile boolean closed;
 
-	public LocalBackend(Path logDir, Duration grace, List<String> gpuIds) {
+	LocalBackend(Path logDir, Duration grace, List<String> gpuIds) {
 		this.logDir = Objects.requireNonNull(logDir, "logDir");
 		this.grace = Objects.requireNonNull(grace, "grace");
 		this.gpus = new GpuAllocator(gpuIds);
@@ -142,7 +142,7 @@ public final class LocalBackend implements Backend {
 	}
 
 	/** Jobs still running. */
-	public int liveJobs() {
+	int liveJobs() {
 		return live.size();
 	}
 

@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import reactor.core.Disposable;
 
-import io.fiberjvm.RunStatus;
+import io.fiberjvm.backend.RunStatus;
 import io.fiberjvm.pool.PoolClosedException;
 import io.fiberjvm.runtime.RuntimeContext;
 

@@ -14,7 +14,7 @@ import reactor.core.publisher.Mono;
 
 import io.fiberjvm.FiberProcess;
 import io.fiberjvm.ResourceSpec;
-import io.fiberjvm.RunStatus;
+import io.fiberjvm.backend.RunStatus;
 import io.fiberjvm.runtime.ProcessTarget;
 import io.fiberjvm.internal.pool.WorkerHost.Slot;
 import io.fiberjvm.runtime.RuntimeContext;

@@ -21,7 +21,7 @@ import reactor.core.scheduler.Schedulers;
 import io.fiberjvm.FiberException;
 import io.fiberjvm.FiberProcess;
 import io.fiberjvm.ResourceSpec;
-import io.fiberjvm.RunStatus;
+import io.fiberjvm.backend.RunStatus;
 import io.fiberjvm.backend.Backend;
 import io.fiberjvm.backend.BackendProvider;
 import io.fiberjvm.codec.Codec;

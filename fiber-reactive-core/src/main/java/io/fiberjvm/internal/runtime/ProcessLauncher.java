@@ -21,7 +21,7 @@ import reactor.core.publisher.Mono;
 import io.fiberjvm.FiberProcess;
 import io.fiberjvm.LogKeys;
 import io.fiberjvm.ResourceSpec;
-import io.fiberjvm.RunStatus;
+import io.fiberjvm.backend.RunStatus;
 import io.fiberjvm.backend.Backend;
 import io.fiberjvm.backend.Job;
 import io.fiberjvm.backend.JobSpec;

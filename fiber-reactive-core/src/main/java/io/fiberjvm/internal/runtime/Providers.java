@@ -9,7 +9,7 @@ import io.fiberjvm.config.ConfigException;
 import io.fiberjvm.spi.Prioritized;
 
 /** Finds providers with {@link ServiceLoader} and picks one by name or by priority. */
-public final class Providers {
+final class Providers {
 
 	private Providers() {
 	}
@@ -21,7 +21,7 @@ public final class Providers {
 	 * @param configKey the configuration key that chose {@code wanted}, named in errors
 	 * @throws ConfigException when no provider has that name, or none is available
 	 */
-	public static <P extends Prioritized> P select(Class<P> type, String wanted, String configKey, String hint) {
+	static <P extends Prioritized> P select(Class<P> type, String wanted, String configKey, String hint) {
 		List<P> found = new ArrayList<>();
 		ServiceLoader.load(type, loader()).forEach(found::add);
 		found.sort(Comparator.comparingInt(Prioritized::priority).reversed());

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
 import io.fiberjvm.ResourceSpec;
-import io.fiberjvm.RunStatus;
+import io.fiberjvm.backend.RunStatus;
 import io.fiberjvm.runtime.InProcessRuntime;
 
 import static org.assertj.core.api.Assertions.assertThat;

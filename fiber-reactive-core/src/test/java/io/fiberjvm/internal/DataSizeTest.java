@@ -1,4 +1,4 @@
-package io.fiberjvm.config;
+package io.fiberjvm.internal;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,4 +1,4 @@
-package io.fiberjvm.config;
+package io.fiberjvm.internal;
 
 import java.util.Locale;
 import java.util.regex.Matcher;

@@ -1,4 +1,4 @@
-package io.fiberjvm;
+package io.fiberjvm.backend;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
