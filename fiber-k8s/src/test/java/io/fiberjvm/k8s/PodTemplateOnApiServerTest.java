@@ -37,7 +37,7 @@ class PodTemplateOnApiServerTest {
 				.withNewMetadata().withName("master-0").endMetadata()
 				.withNewSpec().addNewContainer().withName("main").withImage("registry.example/app:1.2").endContainer().endSpec()
 				.build()).create();
-		JobSpec job = JobSpec.of("worker-abc-1", List.of("java", "io.fiberjvm.worker.WorkerMain", "process", "10.0.0.5:7000", "worker-abc-1"))
+		JobSpec job = JobSpec.of("worker-abc-1", List.of("java", "io.fiberjvm.internal.runtime.WorkerMain", "process", "10.0.0.5:7000", "worker-abc-1"))
 				.withEnvironment(Map.of(JobSpec.SECRET_ENV, "s3cr3t-value"))
 				.withResources(new ResourceSpec(0.5, 256L * 1024 * 1024, 1))
 				.withLabel("fiber-run", "abc");

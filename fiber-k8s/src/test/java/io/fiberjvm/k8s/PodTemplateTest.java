@@ -34,7 +34,7 @@ class PodTemplateTest {
 			.build();
 
 	private static JobSpec job() {
-		return JobSpec.of("worker-abc-1", List.of("/opt/java/bin/java", "-cp", "/app/*", "io.fiberjvm.worker.WorkerMain", "process", "10.0.0.5:7000", "worker-abc-1"))
+		return JobSpec.of("worker-abc-1", List.of("/opt/java/bin/java", "-cp", "/app/*", "io.fiberjvm.internal.runtime.WorkerMain", "process", "10.0.0.5:7000", "worker-abc-1"))
 				.withEnvironment(Map.of(JobSpec.SECRET_ENV, "s3cr3t-value", "FIBER_KEEPALIVE_TIMEOUT", "5s"))
 				.withResources(new ResourceSpec(1.5, 2L * 1024 * 1024 * 1024, 1))
 				.withLabel("fiber-run", "abc")

@@ -1,7 +1,5 @@
 package io.fiberjvm.config;
 
-import io.fiberjvm.internal.DataSize;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -14,6 +12,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import io.fiberjvm.internal.DataSize;
 
 /**
  * Every configuration key Fiber knows, with its type, default and meaning.

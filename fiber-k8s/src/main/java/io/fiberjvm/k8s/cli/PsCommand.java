@@ -17,13 +17,13 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 import io.fiberjvm.Fiber;
-import io.fiberjvm.backend.RunStatus;
 import io.fiberjvm.backend.JobStatus;
+import io.fiberjvm.backend.RunStatus;
 import io.fiberjvm.k8s.MasterPod;
 import io.fiberjvm.k8s.PodStatuses;
 import io.fiberjvm.k8s.RunStatusMap;

@@ -11,7 +11,6 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
-
 import reactor.core.publisher.FluxSink;
 
 import io.fiberjvm.internal.frames.Answer;

@@ -15,8 +15,8 @@ import reactor.core.publisher.Mono;
 import io.fiberjvm.FiberProcess;
 import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.backend.RunStatus;
-import io.fiberjvm.runtime.ProcessTarget;
 import io.fiberjvm.internal.pool.WorkerHost.Slot;
+import io.fiberjvm.runtime.ProcessTarget;
 import io.fiberjvm.runtime.RuntimeContext;
 
 /**

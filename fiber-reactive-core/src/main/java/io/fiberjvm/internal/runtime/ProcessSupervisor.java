@@ -4,11 +4,10 @@ import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
-
-import org.jspecify.annotations.Nullable;
 
 import io.fiberjvm.FiberProcess;
 import io.fiberjvm.ProcessFailedException;

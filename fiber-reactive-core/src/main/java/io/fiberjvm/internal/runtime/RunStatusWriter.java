@@ -10,8 +10,8 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.fiberjvm.backend.RunStatus;
 import io.fiberjvm.backend.Backend;
+import io.fiberjvm.backend.RunStatus;
 
 /**
  * Keeps a program's run status where {@code fiber ps} reads it: the runs directory's file and whatever

@@ -9,11 +9,11 @@ import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.test.StepVerifier;
 
-import io.fiberjvm.transport.MeteredSubscriber;
 import io.fiberjvm.queue.Delivery;
 import io.fiberjvm.queue.FiberQueue;
 import io.fiberjvm.queue.QueueClosedException;
 import io.fiberjvm.runtime.InProcessRuntime;
+import io.fiberjvm.transport.MeteredSubscriber;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
