@@ -68,6 +68,10 @@ abstract class SharedObject implements Serializable {
 							error -> new ManagerLostException("cannot reach " + description + " (" + error.getMessage() + ")"))
 					.flatMap(bytes -> {
 						Answer answer = AnswerFrame.decode(bytes);
+						if (answer.failed()) {
+							return Mono.error(new CodecException("the answer to " + operation + " on " + description
+									+ " arrived as an error frame; errors travel as remote exceptions"));
+						}
 						return Mono.justOrEmpty(values.read(answer.bytes(), answer.allow() == null ? List.of() : List.of(answer.allow()),
 								"the result of " + operation + " on " + description));
 					});

@@ -58,8 +58,11 @@ class LifecycleTest extends FiberPerTest {
 		FiberPool pool = fiber.pool(1).name("waiting").open();
 		FiberFunction<Integer, Integer> slow = PoolTest.sleeping(20);
 		var accepted = pool.map(slow, Flux.range(0, 50)).collectList().toFuture();
+		List<FiberProcess> workers = awaitWorkers(pool);
 		pool.close();
-		assertThat(accepted).as("close() returned after the accepted call finished").isDone();
+		// close() returned once the pool had closed: its accepted work done, its workers gone.
+		assertThat(pool.onClose().toFuture()).isDone();
+		assertThat(workers).noneMatch(FiberProcess::isAlive);
 		assertThat(accepted.join()).hasSize(50);
 
 		FiberPool other = fiber.pool(1).name("disposed").open();
@@ -68,6 +71,11 @@ class LifecycleTest extends FiberPerTest {
 		assertThat(other.isDisposed()).isTrue();
 		assertThat(running.join()).as("disposing still finishes accepted work").hasSize(50);
 		StepVerifier.create(other.onClose()).expectComplete().verify(LONG);
+	}
+
+	private static List<FiberProcess> awaitWorkers(FiberPool pool) {
+		org.awaitility.Awaitility.await().atMost(LONG).until(() -> !pool.workers().isEmpty());
+		return pool.workers();
 	}
 
 	@Test

@@ -174,15 +174,23 @@ public final class Routes implements Router {
 		}
 	}
 
-	/** The handler of the family whose prefix {@code route} starts with, bound to the rest of the route; null if none. */
+	/**
+	 * The handler of the family with the longest prefix {@code route} starts with, bound to the rest of the
+	 * route; null if none.
+	 */
 	private static <I, O> @Nullable Function<I, O> family(Map<String, BiFunction<String, I, O>> families, String route) {
+		Map.Entry<String, BiFunction<String, I, O>> longest = null;
 		for (Map.Entry<String, BiFunction<String, I, O>> family : families.entrySet()) {
-			if (route.startsWith(family.getKey())) {
-				String rest = route.substring(family.getKey().length());
-				return input -> family.getValue().apply(rest, input);
+			if (route.startsWith(family.getKey()) && (longest == null || family.getKey().length() > longest.getKey().length())) {
+				longest = family;
 			}
 		}
-		return null;
+		if (longest == null) {
+			return null;
+		}
+		String rest = route.substring(longest.getKey().length());
+		BiFunction<String, I, O> handler = longest.getValue();
+		return input -> handler.apply(rest, input);
 	}
 
 	private static UnknownRouteException unknown(String model, String route, Map<String, ?> known) {

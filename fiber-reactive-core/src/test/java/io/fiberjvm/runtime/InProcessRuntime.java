@@ -126,6 +126,11 @@ public final class InProcessRuntime implements RuntimeContext {
 		return Mono.never();
 	}
 
+	/** The prefixes served here now. */
+	public java.util.Set<String> served() {
+		return java.util.Set.copyOf(served.keySet());
+	}
+
 	/** The routes served here, picked by their prefix as a peer's requests would be. */
 	public Router router() {
 		return new Router() {

@@ -52,7 +52,8 @@ public record CallFrame(Mode mode, long id, long object, String name, List<Strin
 	}
 
 	public static CallFrame decode(byte[] frame) {
-		FrameReader in = FrameReader.open(frame, FrameKind.CALL);
+		// The mode travels in the flags.
+		FrameReader in = FrameReader.open(frame, FrameKind.CALL, 0xff);
 		Mode[] modes = Mode.values();
 		if (in.flags() >= modes.length) {
 			throw in.malformed("unknown call mode " + in.flags());
@@ -63,7 +64,7 @@ public record CallFrame(Mode mode, long id, long object, String name, List<Strin
 		String name = in.readRequiredText("method name");
 		List<String> types = in.readTexts("parameter types");
 		List<String> allow = in.readTexts("patterns");
-		int n = in.count("arguments");
+		int n = in.count("arguments", 4);
 		List<byte[]> args = new ArrayList<>(n);
 		for (int i = 0; i < n; i++) {
 			args.add(in.readBytes());

@@ -48,7 +48,8 @@ public record ChunkFrame(long functionId, byte @Nullable [] function, List<Strin
 		long functionId = in.readLong();
 		byte[] function = in.readBytes();
 		List<String> allow = in.readTexts("patterns");
-		int n = in.count("tasks");
+		// Each task takes at least its id and its argument's length.
+		int n = in.count("tasks", 12);
 		List<Task> tasks = new ArrayList<>(n);
 		for (int i = 0; i < n; i++) {
 			tasks.add(new Task(in.readLong(), in.readBytes()));

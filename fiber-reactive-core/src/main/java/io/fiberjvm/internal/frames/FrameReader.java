@@ -26,10 +26,19 @@ final class FrameReader {
 		this.in = ByteBuffer.wrap(frame, FrameHeaderCodec.SIZE, frame.length - FrameHeaderCodec.SIZE);
 	}
 
-	/** A reader of {@code frame}'s body; fails unless the frame is of {@code expected} kind. */
+	/** A reader of {@code frame}'s body; fails unless the frame is of {@code expected} kind, with no flags set. */
 	static FrameReader open(byte[] frame, FrameKind expected) {
+		return open(frame, expected, 0);
+	}
+
+	/** A reader of {@code frame}'s body; fails unless the frame is of {@code expected} kind with no flags outside {@code flags}. */
+	static FrameReader open(byte[] frame, FrameKind expected, int flags) {
 		FrameHeaderCodec.check(frame, expected);
-		return new FrameReader(frame, expected);
+		FrameReader reader = new FrameReader(frame, expected);
+		if ((reader.flags() & ~flags) != 0) {
+			throw reader.malformed("flags " + Integer.toBinaryString(reader.flags()) + " it does not know");
+		}
+		return reader;
 	}
 
 	int flags() {
@@ -95,7 +104,7 @@ final class FrameReader {
 
 	/** A count of texts, then each. */
 	List<String> readTexts(String what) {
-		int n = count(what);
+		int n = count(what, 4);
 		List<String> texts = new ArrayList<>(n);
 		for (int i = 0; i < n; i++) {
 			texts.add(readRequiredText(what));
@@ -103,11 +112,14 @@ final class FrameReader {
 		return texts;
 	}
 
-	/** A count of {@code what}, refused when the frame could not hold that many. */
-	int count(String what) {
+	/**
+	 * A count of {@code what}, each taking at least {@code minBytes}: refused when what is left of the frame
+	 * could not hold that many, so a hostile count cannot make a reader allocate more than the frame's size.
+	 */
+	int count(String what, int minBytes) {
 		int n = readInt();
-		if (n < 0 || n > frame.length) {
-			throw malformed("a count of " + n + " " + what);
+		if (n < 0 || n > in.remaining() / minBytes) {
+			throw malformed("a count of " + n + " " + what + " with " + in.remaining() + " bytes left");
 		}
 		return n;
 	}

@@ -48,13 +48,19 @@ public final class ItemsFrame {
 		return items;
 	}
 
-	/** The one item of a put. */
+	/** The one item of a put, copied out of the frame once. */
 	public static byte[] decodeOne(byte[] frame) {
-		List<byte[]> items = decode(frame);
-		if (items.size() != 1) {
-			throw new io.fiberjvm.codec.CodecException("a put carries one item, not " + items.size());
+		FrameReader in = FrameReader.open(frame, FrameKind.ITEMS);
+		int count = in.readInt();
+		if (count != 1) {
+			throw in.malformed("a put carries one item, not " + count);
 		}
-		return items.get(0);
+		byte[] item = in.readBytes();
+		if (item == null) {
+			throw in.malformed("its item is null");
+		}
+		in.end();
+		return item;
 	}
 
 	/** {@code items} cut into batches whose frames take at most {@code maxBytes} (one item alone may take more). */

@@ -33,10 +33,11 @@ public record ResultsFrame(boolean lastOfChunk, long elapsedNanos, List<Answer> 
 	}
 
 	public static ResultsFrame decode(byte[] frame) {
-		FrameReader in = FrameReader.open(frame, FrameKind.RESULTS);
+		FrameReader in = FrameReader.open(frame, FrameKind.RESULTS, LAST_OF_CHUNK);
 		boolean last = (in.flags() & LAST_OF_CHUNK) != 0;
 		long elapsed = in.readLong();
-		int n = in.count("answers");
+		// Each answer takes at least its id, its flag and two lengths.
+		int n = in.count("answers", 17);
 		List<Answer> answers = new ArrayList<>(n);
 		for (int i = 0; i < n; i++) {
 			answers.add(Answer.read(in));

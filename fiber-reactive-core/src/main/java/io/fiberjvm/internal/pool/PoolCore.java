@@ -3,6 +3,7 @@ package io.fiberjvm.internal.pool;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
@@ -42,6 +43,8 @@ final class PoolCore {
 	/** Each task's time from submission to its final outcome. */
 	final LatencyFeed latencies = new LatencyFeed();
 	private volatile @Nullable Disposable served;
+	/** Whether the last worker has ended; a retirement and a process's end may both see it. */
+	private final AtomicBoolean finished = new AtomicBoolean();
 
 	/**
 	 * @param initializer the Java-serialized initializer, or null
@@ -65,10 +68,17 @@ final class PoolCore {
 		return name;
 	}
 
-	/** Serves the workers' route, then starts them. */
+	/** Serves the workers' route, then starts them; a runtime that is closing refuses it. */
 	void open() {
-		Pools.of(runtime).register(this);
-		served = runtime.serve(prefix, Routes.empty().withChannels(prefix + "work/", this::attach));
+		Disposable route = runtime.serve(prefix, Routes.empty().withChannels(prefix + "work/", this::attach));
+		served = route;
+		try {
+			Pools.of(runtime).register(this);
+		}
+		catch (RuntimeException closing) {
+			route.dispose();
+			throw closing;
+		}
 		fleet.ensureWorkers();
 	}
 
@@ -123,9 +133,6 @@ final class PoolCore {
 		if (workers < 1) {
 			throw new IllegalArgumentException("a pool needs at least 1 worker, not " + workers);
 		}
-		if (lifecycle.isClosing()) {
-			throw new PoolClosedException("pool " + name + " is closed; cannot resize it");
-		}
 		fleet.resize(workers);
 	}
 
@@ -161,8 +168,11 @@ final class PoolCore {
 		}
 	}
 
-	/** The last worker has ended after the pool retired or terminated them. */
+	/** The last worker has ended after the pool retired or terminated them; once. */
 	private void finished() {
+		if (!finished.compareAndSet(false, true)) {
+			return;
+		}
 		dispatcher.terminate("pool " + name + " was closed");
 		Disposable route = served;
 		if (route != null) {

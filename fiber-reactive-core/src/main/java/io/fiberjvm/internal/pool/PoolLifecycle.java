@@ -11,7 +11,7 @@ import io.fiberjvm.pool.PoolClosedException;
  * <pre>
  * OPEN --close()--&gt; DRAINING --last accepted call ends--&gt; RETIRING --every worker ended--&gt; CLOSED
  *   \                  \                                      \
- *    `----------------- `--------------terminate()------------ `--&gt; TERMINATED
+ *    `----------------- `--------------terminate()------------ `--&gt; TERMINATED &lt;-- terminate() -- CLOSED
  * </pre>
  * Only an open pool accepts calls. A draining pool runs the calls it accepted, replacing lost workers as
  * needed; a retiring one lets its workers finish and stops them, replacing none; a terminated one failed
@@ -92,13 +92,14 @@ final class PoolLifecycle {
 		}
 	}
 
-	/** Terminates the pool; false when it was terminated or closed already. */
+	/**
+	 * Terminates the pool: true when that stops work or workers now, false when it was terminated already or
+	 * had closed (a closed pool only says from now on that it was terminated).
+	 */
 	synchronized boolean terminate() {
-		if (state == State.TERMINATED || state == State.CLOSED) {
-			return false;
-		}
+		State was = state;
 		state = State.TERMINATED;
-		return true;
+		return was != State.TERMINATED && was != State.CLOSED;
 	}
 
 	/** Whether lost workers are still replaced: the pool may yet run accepted work. */

@@ -16,6 +16,7 @@ import io.fiberjvm.FiberProcess;
 import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.backend.RunStatus;
 import io.fiberjvm.internal.pool.WorkerHost.Slot;
+import io.fiberjvm.pool.PoolClosedException;
 import io.fiberjvm.runtime.ProcessTarget;
 import io.fiberjvm.runtime.RuntimeContext;
 
@@ -302,9 +303,14 @@ final class WorkerFleet {
 		return wanted;
 	}
 
+	/** Changes how many workers the pool keeps; refused once the pool is closing. */
 	void resize(int workers) {
 		List<Slot> surplus = new ArrayList<>();
 		synchronized (this) {
+			// Checked under the fleet's lock, so a close cannot slip between the check and the new size.
+			if (lifecycle.isClosing()) {
+				throw new PoolClosedException("pool " + pool + " is closed; cannot resize it");
+			}
 			wanted = workers;
 			List<Slot> active = slots.values().stream().filter(s -> !s.retiring).toList();
 			// Retire workers still starting first, as they hold no tasks, and the newest first, so that

@@ -50,8 +50,8 @@ public final class QueueService {
 			hosted.remove(id);
 			served[0].dispose();
 		});
-		hosted.put(id, host);
 		served[0] = runtime.serve(QueueRoutes.prefix(id), QueueRoutes.of(host, id, runtime.maxFrameSize()));
+		hosted.put(id, host);
 		return new QueueHandle<>(new QueueRef(here.toString(), id, type.getName(), capacity), type, host, runtime);
 	}
 

@@ -13,6 +13,7 @@ import io.fiberjvm.internal.frames.GrantFrame;
 import io.fiberjvm.internal.frames.ItemsFrame;
 import io.fiberjvm.queue.QueueClosedException;
 import io.fiberjvm.transport.Connection;
+import io.fiberjvm.transport.UnknownRouteException;
 
 /** A queue whose host is another process: each operation is a request on the connection to it. */
 final class RemoteChannel implements QueueChannel {
@@ -68,9 +69,10 @@ final class RemoteChannel implements QueueChannel {
 		return request(QueueRoutes.CLOSE);
 	}
 
+	/** Its host answers once the queue has closed; a queue it no longer serves has closed and been drained. */
 	@Override
 	public Mono<Void> closed() {
-		return request(QueueRoutes.CLOSED);
+		return request(QueueRoutes.CLOSED).onErrorResume(RemoteChannel::unserved, error -> Mono.empty());
 	}
 
 	private Mono<Void> request(String operation) {
@@ -78,6 +80,11 @@ final class RemoteChannel implements QueueChannel {
 				.doOnNext(EmptyFrame::check)
 				.onErrorMap(RemoteChannel::local)
 				.then();
+	}
+
+	private static boolean unserved(Throwable error) {
+		return error instanceof UnknownRouteException
+				|| error instanceof RemoteException remote && remote.remoteType().equals(UnknownRouteException.class.getName());
 	}
 
 	/** The host's "closed" travels as a remote error; callers catch the local type. */

@@ -62,6 +62,10 @@ final class Mailbox {
 			return;
 		}
 		synchronized (slot) {
+			if (offset < 0 || length < 0 || total < 0 || (long) offset + length > total) {
+				throw new CodecException("a ring message from rank " + from + " does not fit: segment " + offset + "+" + length
+						+ " of " + total + " bytes");
+			}
 			if (slot.buffer == null) {
 				slot.buffer = new byte[total];
 			}

@@ -213,6 +213,9 @@ final class MemberContext implements RingContext {
 		byte[] frame = new byte[message.remaining()];
 		message.get(frame);
 		Answer value = AnswerFrame.decode(frame);
+		if (value.failed()) {
+			throw new CodecException(what + " arrived as an error, not a value");
+		}
 		return (T) runtime.values().read(value.bytes(), value.allow() == null ? List.of() : List.of(value.allow()), what);
 	}
 

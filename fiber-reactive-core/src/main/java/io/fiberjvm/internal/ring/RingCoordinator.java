@@ -69,12 +69,13 @@ final class RingCoordinator {
 				sink.error(refused);
 				return;
 			}
+			reactor.core.Disposable frames = inbound.subscribe(frame -> receive(frame, sink), error -> { }, () -> { });
 			sink.onDispose(() -> {
+				frames.dispose();
 				synchronized (this) {
 					sessions.remove(sink);
 				}
 			});
-			inbound.subscribe(frame -> receive(frame, sink), error -> { }, () -> { });
 		});
 	}
 

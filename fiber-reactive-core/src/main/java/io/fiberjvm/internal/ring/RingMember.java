@@ -88,6 +88,10 @@ final class RingMember implements ProcessTarget {
 				throw new FiberException("the ring ended before rank " + rank + " had every member's address");
 			}
 			RosterFrame roster = RosterFrame.decode(answer);
+			if (roster.members().size() != size) {
+				throw new CodecException("the ring's roster names " + roster.members().size() + " members; rank " + rank
+						+ " is one of " + size);
+			}
 			Map<String, String> environment = new LinkedHashMap<>();
 			environment.put("MASTER_ADDR", roster.members().get(0).host());
 			environment.put("MASTER_PORT", Integer.toString(roster.frameworkPort()));

@@ -70,5 +70,17 @@ class PoolLifecycleTest {
 		closed.close();
 		closed.ended();
 		assertThat(closed.terminate()).as("a closed pool has nothing left to terminate").isFalse();
+		assertThatThrownBy(() -> closed.callStarted("map")).as("but says from now on that it was terminated")
+				.hasMessage("pool q is terminated; cannot map");
+
+		PoolLifecycle open = new PoolLifecycle("r", retired::incrementAndGet);
+		assertThat(open.terminate()).isTrue();
+		assertThat(open.state()).isEqualTo(PoolLifecycle.State.TERMINATED);
+		open.close();
+		assertThat(open.state()).as("closing a terminated pool changes nothing").isEqualTo(PoolLifecycle.State.TERMINATED);
+		PoolLifecycle retiring = new PoolLifecycle("s", () -> { });
+		retiring.close();
+		assertThat(retiring.terminate()).as("a retiring pool's workers are stopped at once").isTrue();
+		assertThat(retired).hasValue(0);
 	}
 }

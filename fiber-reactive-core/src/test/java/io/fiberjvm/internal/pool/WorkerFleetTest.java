@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
+import reactor.test.scheduler.VirtualTimeScheduler;
 
 import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.backend.RunStatus;
@@ -53,27 +54,51 @@ class WorkerFleetTest {
 		assertThat(states(fleet)).filteredOn("waiting"::equals).hasSize(startLimit() + 1);
 		processes.get("p-w1").run();
 		assertThat(startOrder).as("one running lets the next start").hasSize(startLimit() + 1);
-		processes.values().forEach(FakeProcess::run);
-		processes.values().forEach(FakeProcess::run);
-		processes.values().forEach(FakeProcess::run);
+		// Each process that runs lets one more start, until all have.
+		for (int i = 0; i < 2 * startLimit() + 1; i++) {
+			startOrder.forEach(name -> processes.get(name).run());
+		}
 		assertThat(startOrder).hasSize(2 * startLimit() + 1);
 		assertThat(fleet.counters()).containsExactly(2L * startLimit() + 1, 0, 0);
 	}
 
 	@Test
-	void aWorkerThatWorkedIsReplacedAtOnceAndOneThatNeverGotGoingWaitsForTheBackoff() {
-		WorkerFleet fleet = fleet(1, 1, new RestartBackoff(Duration.ofHours(1), Duration.ofHours(1)));
-		fleet.ensureWorkers();
-		assertThat(fleet.admit("p-w1")).isEqualTo(WorkerFleet.Admission.ADMITTED);
-		fleet.worked("p-w1");
-		processes.get("p-w1").exit(137);
-		assertThat(startOrder).as("replaced at once").containsExactly("p-w1", "p-w2");
-		assertThat(fleet.counters()).as("started, lost, replaced").containsExactly(2L, 1L, 1L);
+	void aWorkerThatWorkedIsReplacedAtOnceAndOnesThatNeverGotGoingAfterAGrowingDelay() {
+		VirtualTimeScheduler time = VirtualTimeScheduler.getOrSet();
+		try {
+			WorkerFleet fleet = fleet(1, 1, new RestartBackoff(Duration.ofSeconds(1), Duration.ofSeconds(3)));
+			fleet.ensureWorkers();
+			assertThat(fleet.admit("p-w1")).isEqualTo(WorkerFleet.Admission.ADMITTED);
+			fleet.worked("p-w1");
+			processes.get("p-w1").exit(137);
+			assertThat(startOrder).as("replaced at once").containsExactly("p-w1", "p-w2");
+			assertThat(fleet.counters()).as("started, lost, replaced").containsExactly(2L, 1L, 1L);
 
-		processes.get("p-w2").exit(1);
-		assertThat(startOrder).as("a worker that never took a task is replaced only after the backoff").hasSize(2);
-		assertThat(fleet.size()).isEqualTo(1);
-		assertThat(fleet.counters()[1]).isEqualTo(2);
+			processes.get("p-w2").exit(1);
+			time.advanceTimeBy(Duration.ofMillis(999));
+			assertThat(startOrder).as("one that never took a task is replaced after the backoff").hasSize(2);
+			time.advanceTimeBy(Duration.ofMillis(1));
+			assertThat(startOrder).containsExactly("p-w1", "p-w2", "p-w3");
+			processes.get("p-w3").exit(1);
+			time.advanceTimeBy(Duration.ofMillis(1999));
+			assertThat(startOrder).as("the delay doubles").hasSize(3);
+			time.advanceTimeBy(Duration.ofMillis(1));
+			assertThat(startOrder).hasSize(4);
+			processes.get("p-w4").exit(1);
+			time.advanceTimeBy(Duration.ofMillis(2999));
+			assertThat(startOrder).as("up to its most").hasSize(4);
+			time.advanceTimeBy(Duration.ofMillis(1));
+			assertThat(startOrder).hasSize(5);
+			// One that works resets it: the next loss is replaced at once.
+			fleet.admit("p-w5");
+			fleet.worked("p-w5");
+			processes.get("p-w5").exit(137);
+			assertThat(startOrder).hasSize(6);
+			assertThat(fleet.counters()).containsExactly(6L, 5L, 5L);
+		}
+		finally {
+			VirtualTimeScheduler.reset();
+		}
 	}
 
 	@Test
@@ -95,7 +120,8 @@ class WorkerFleetTest {
 		assertThat(processes.get("p-w2").terminated).isFalse();
 		assertThat(fleet.admit("p-w3")).as("a session arriving for a retired worker").isEqualTo(WorkerFleet.Admission.UNKNOWN);
 		assertThat(fleet.size()).isEqualTo(1);
-		assertThat(fleet.counters()[1]).as("retired workers are not lost").isZero();
+		assertThat(fleet.counters()).as("retired workers are not lost, and none is replaced").containsExactly(4L, 0L, 0L);
+		assertThat(startOrder).hasSize(4);
 	}
 
 	@Test

@@ -14,6 +14,7 @@ import io.fiberjvm.internal.frames.FrameKind;
 import io.fiberjvm.internal.frames.ItemsFrame;
 import io.fiberjvm.queue.FiberQueue;
 import io.fiberjvm.runtime.InProcessRuntime;
+import io.fiberjvm.runtime.LoopbackConnection;
 import io.fiberjvm.transport.UnknownRouteException;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -70,5 +71,25 @@ class QueueWireTest {
 		StepVerifier.create(runtime.router().requestResponse(QueueRoutes.route(q.id(), QueueRoutes.SIZE), EmptyFrame.encode()))
 				.expectError(UnknownRouteException.class)
 				.verify(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void aHandleElsewhereSeesAQueueClosedAndDrainedAsClosed() {
+		FiberQueue<Integer> q = service.create(Integer.class, 4);
+		RemoteChannel remote = new RemoteChannel(reactor.core.publisher.Mono.just(new LoopbackConnection(runtime.router())), q.id());
+		var waiting = remote.closed().toFuture();
+		StepVerifier.create(remote.put(ItemsFrameOf.one(5)).then(remote.size())).expectNext(1).verifyComplete();
+		StepVerifier.create(q.take().then(remote.close())).verifyComplete();
+		assertThat(waiting).as("a close waited for before the queue retired").succeedsWithin(Duration.ofSeconds(5));
+		// Closed and drained: the host no longer serves it, which a handle reads as closed.
+		StepVerifier.create(remote.closed()).verifyComplete();
+		StepVerifier.create(remote.put(ItemsFrameOf.one(6))).expectError(UnknownRouteException.class).verify(Duration.ofSeconds(5));
+	}
+
+	/** An item's bytes as the codec writes them. */
+	private static final class ItemsFrameOf {
+		static byte[] one(int value) {
+			return io.fiberjvm.codec.Codec.smile().encode(value);
+		}
 	}
 }

@@ -49,6 +49,9 @@ class RingWireTest {
 		mailbox.deliver(segment(1, 0, 1, 0, 4, new byte[2], 0, 2));
 		assertThatThrownBy(() -> mailbox.deliver(segment(1, 0, 1, 3, 4, new byte[2], 0, 2)))
 				.isInstanceOf(CodecException.class).hasMessageContaining("does not fit");
+		// Refused before a buffer for the whole message is made.
+		assertThatThrownBy(() -> mailbox.deliver(segment(2, 0, 1, 8, Integer.MAX_VALUE - 1, new byte[2], 0, 2)))
+				.isInstanceOf(CodecException.class).hasMessageContaining("does not fit");
 	}
 
 	@Test
