@@ -187,24 +187,31 @@ public final class Fiber implements AsyncCloseable, Disposable {
 	/**
 	 * Closes the runtime when subscribed: terminates every pool and process it started (waiting at most the
 	 * terminate grace plus a few seconds; the backend kills whatever is left), stops listening and closes its
-	 * connections and its backend. Completes once closed. Idempotent.
+	 * connections and its backend. Completes once closed; fails with what kept it from closing cleanly (a
+	 * backend that could not stop its jobs, say), once it has closed all it could. Idempotent.
 	 */
 	@Override
 	public Mono<Void> closeAsync() {
 		return Mono.defer(() -> {
-			runtime.closeAsync().subscribe(null, error -> ended(), this::ended);
+			runtime.closeAsync().subscribe(null, this::ended, () -> ended(null));
 			return closed.asMono();
 		});
 	}
 
-	private void ended() {
+	/** The runtime has closed, cleanly or with {@code error}: the run's status goes too. */
+	private void ended(@Nullable Throwable error) {
 		if (statusWriter != null) {
 			statusWriter.close();
 		}
-		closed.tryEmitEmpty();
+		if (error == null) {
+			closed.tryEmitEmpty();
+		}
+		else {
+			closed.tryEmitError(error);
+		}
 	}
 
-	/** Completes once the runtime has closed. */
+	/** Completes once the runtime has closed; fails as {@link #closeAsync()} does. */
 	@Override
 	public Mono<Void> onClose() {
 		return closed.asMono();

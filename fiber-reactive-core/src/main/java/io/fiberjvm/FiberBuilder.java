@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 
+import org.jspecify.annotations.Nullable;
+
 import io.fiberjvm.config.ConfigKey;
 import io.fiberjvm.config.ConfigKeys;
 import io.fiberjvm.config.FiberConfig;
@@ -23,9 +25,9 @@ public final class FiberBuilder {
 	private final Map<String, String> values;
 	private final Properties systemProperties;
 	private final Map<String, String> environment;
-	private final Path configFile;
+	private final @Nullable Path configFile;
 
-	FiberBuilder(Map<String, String> values, Properties systemProperties, Map<String, String> environment, Path configFile) {
+	FiberBuilder(Map<String, String> values, Properties systemProperties, Map<String, String> environment, @Nullable Path configFile) {
 		this.values = values;
 		this.systemProperties = systemProperties;
 		this.environment = environment;
@@ -61,7 +63,7 @@ public final class FiberBuilder {
 	}
 
 	/** Reads this file instead of {@code ./.fiberconfig}; {@code null} reads none. */
-	public FiberBuilder configFile(Path file) {
+	public FiberBuilder configFile(@Nullable Path file) {
 		return new FiberBuilder(values, systemProperties, environment, file);
 	}
 

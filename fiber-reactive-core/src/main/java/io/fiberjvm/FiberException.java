@@ -1,5 +1,7 @@
 package io.fiberjvm;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The root of every error that Fiber raises itself.
  *
@@ -14,7 +16,7 @@ public class FiberException extends RuntimeException {
 		super(message);
 	}
 
-	public FiberException(String message, Throwable cause) {
+	public FiberException(String message, @Nullable Throwable cause) {
 		super(message, cause);
 	}
 }

@@ -1,5 +1,7 @@
 package io.fiberjvm;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A job-backed process ended with a non-zero exit code, or could not start.
  *
@@ -13,7 +15,7 @@ public final class ProcessFailedException extends FiberException {
 	private final String processName;
 	private final int exitCode;
 
-	public ProcessFailedException(String processName, int exitCode, String message, Throwable cause) {
+	public ProcessFailedException(String processName, int exitCode, String message, @Nullable Throwable cause) {
 		super(message, cause);
 		this.processName = processName;
 		this.exitCode = exitCode;

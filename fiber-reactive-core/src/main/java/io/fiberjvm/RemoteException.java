@@ -6,6 +6,7 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An exception thrown in another process, carried here with its type, message and stack trace.
@@ -21,9 +22,9 @@ public final class RemoteException extends FiberException {
 	private static final String MARKER = "fiber-remote-error:";
 
 	private final String remoteType;
-	private final String remoteMessage;
+	private final @Nullable String remoteMessage;
 
-	public RemoteException(String remoteType, String remoteMessage, StackTraceElement[] trace, RemoteException cause) {
+	public RemoteException(String remoteType, @Nullable String remoteMessage, StackTraceElement[] trace, @Nullable RemoteException cause) {
 		super(remoteType + (remoteMessage == null ? "" : ": " + remoteMessage), cause);
 		this.remoteType = remoteType;
 		this.remoteMessage = remoteMessage;
@@ -36,7 +37,7 @@ public final class RemoteException extends FiberException {
 	}
 
 	/** The remote exception's own message, possibly {@code null}. */
-	public String remoteMessage() {
+	public @Nullable String remoteMessage() {
 		return remoteMessage;
 	}
 
@@ -61,11 +62,12 @@ public final class RemoteException extends FiberException {
 			return full;
 		}
 		Wire wire = Wire.of(error, 0);
-		String message = wire.message() == null ? null : wire.message();
+		String message = wire.message();
 		for (int frames : new int[] {64, 16, 4, 0}) {
 			for (int keep : new int[] {4096, 512, 64}) {
-				String cut = message == null || message.length() <= keep ? message : message.substring(0, keep) + "... (cut)";
-				List<String[]> trace = wire.trace().subList(0, Math.min(frames, wire.trace().size()));
+				@Nullable String cut = message == null || message.length() <= keep ? message : message.substring(0, keep) + "... (cut)";
+				List<String[]> all = wire.trace() == null ? List.of() : wire.trace();
+				List<String[]> trace = all.subList(0, Math.min(frames, all.size()));
 				try {
 					String text = MARKER + JSON.writeValueAsString(new Wire(wire.type(), cut, trace, null));
 					if (utf8Length(text) <= maxBytes) {
@@ -89,7 +91,7 @@ public final class RemoteException extends FiberException {
 	 * Reads what {@link #encode} wrote; any other text becomes a {@code RemoteException} of
 	 * unknown type with that text as its message, so nothing the peer said is lost.
 	 */
-	public static RemoteException decode(String text) {
+	public static RemoteException decode(@Nullable String text) {
 		if (text != null && text.startsWith(MARKER)) {
 			try {
 				return JSON.readValue(text.substring(MARKER.length()), Wire.class).toException();
@@ -102,7 +104,7 @@ public final class RemoteException extends FiberException {
 	}
 
 	/** The wire shape of one exception and its causes. */
-	record Wire(String type, String message, List<String[]> trace, Wire cause) {
+	record Wire(String type, @Nullable String message, @Nullable List<String[]> trace, @Nullable Wire cause) {
 
 		static Wire of(Throwable t, int depth) {
 			List<String[]> frames = new ArrayList<>();
@@ -110,15 +112,16 @@ public final class RemoteException extends FiberException {
 				frames.add(new String[] {e.getClassName(), e.getMethodName(), e.getFileName(), Integer.toString(e.getLineNumber())});
 			}
 			String type = t instanceof RemoteException r ? r.remoteType() : t.getClass().getName();
-			String message = t instanceof RemoteException r ? r.remoteMessage() : t.getMessage();
-			Wire cause = t.getCause() != null && t.getCause() != t && depth < 16 ? of(t.getCause(), depth + 1) : null;
+			@Nullable String message = t instanceof RemoteException r ? r.remoteMessage() : t.getMessage();
+			@Nullable Wire cause = t.getCause() != null && t.getCause() != t && depth < 16 ? of(t.getCause(), depth + 1) : null;
 			return new Wire(type, message, frames, cause);
 		}
 
 		RemoteException toException() {
-			StackTraceElement[] elements = new StackTraceElement[trace == null ? 0 : trace.size()];
+			List<String[]> frames = trace == null ? List.of() : trace;
+			StackTraceElement[] elements = new StackTraceElement[frames.size()];
 			for (int i = 0; i < elements.length; i++) {
-				String[] f = trace.get(i);
+				String[] f = frames.get(i);
 				elements[i] = new StackTraceElement(f[0], f[1], f[2], Integer.parseInt(f[3]));
 			}
 			return new RemoteException(type, message, elements, cause == null ? null : cause.toException());

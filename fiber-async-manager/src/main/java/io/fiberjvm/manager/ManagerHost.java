@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -69,12 +70,13 @@ final class ManagerHost implements ProcessTarget {
 		// The parent sends no call before this process's ready word, which goes up once the session is open.
 		ParentSession[] session = new ParentSession[1];
 		Answers answers = new Answers(values, maxError, frame -> session[0].send(frame));
-		session[0] = ParentSession.open(runtime.connectionTo(parent).block(runtime.config().get(ConfigKeys.START_TIMEOUT)), route,
+		Duration timeout = runtime.config().get(ConfigKeys.START_TIMEOUT);
+		session[0] = ParentSession.open(Objects.requireNonNull(runtime.connectionTo(parent).block(timeout), "a connection to the parent"), route,
 				"the manager", frame -> call(CallFrame.decode(frame), objects, methods, threads, values, answers));
 		// Shared objects are served by this process to every process of the run; the parent learns where first.
 		SharedCallCounts sharedCalls = new SharedCallCounts();
 		runtime.serve(sharedPrefix, new SharedObjects(sharedPrefix, values, sharedCalls).routes());
-		session[0].send(ReadyFrame.encode(runtime.address().block(runtime.config().get(ConfigKeys.START_TIMEOUT)).toString()));
+		session[0].send(ReadyFrame.encode(Objects.requireNonNull(runtime.address().block(timeout), "this process's address").toString()));
 		// The shared-call counts go up to the parent when they change, at most once a second.
 		long[] reported = {0};
 		Disposable reports = Flux.interval(Duration.ofSeconds(1)).subscribe(tick -> {
@@ -121,15 +123,18 @@ final class ManagerHost implements ProcessTarget {
 			return;
 		}
 		hosted.calls().execute(() -> {
-			Hosted now = objects.get(call.object());
-			if (now.failure() != null) {
-				answers.send(call.id(), new IllegalStateException("the object was not created: " + now.failure(), now.failure()), null);
+			// The object as its creation left it: this call ran after the creation, on the same executor.
+			Hosted now = objects.getOrDefault(call.object(), hosted);
+			Object instance = now.instance();
+			if (instance == null) {
+				Throwable failure = now.failure();
+				answers.send(call.id(), new IllegalStateException("the object was not created: " + failure, failure), null);
 				return;
 			}
 			try {
-				Method method = methods.computeIfAbsent(now.instance().getClass().getName() + "#" + call.name() + call.parameterTypes(),
-						key -> find(now.instance().getClass(), call.name(), call.parameterTypes()));
-				Object result = method.invoke(now.instance(), args(call, values));
+				Method method = methods.computeIfAbsent(instance.getClass().getName() + "#" + call.name() + call.parameterTypes(),
+						key -> find(instance.getClass(), call.name(), call.parameterTypes()));
+				Object result = method.invoke(instance, args(call, values));
 				answers.send(call.id(), null, call.mode() == CallFrame.Mode.CALL_MANY ? asList(result) : result);
 			}
 			catch (InvocationTargetException e) {
@@ -146,13 +151,13 @@ final class ManagerHost implements ProcessTarget {
 		Registration registration = registrations.stream().filter(r -> r.implementation().equals(call.name())).findFirst()
 				.orElseThrow(() -> new IllegalArgumentException(call.name() + " is not a class registered with this manager"));
 		Class<?> type = Class.forName(call.name(), true, Thread.currentThread().getContextClassLoader());
-		Object[] args = new Object[call.args().size()];
+		@Nullable Object[] args = new Object[call.args().size()];
 		for (int i = 0; i < args.length; i++) {
 			int index = i;
 			args[i] = values.read(call.args().get(index), call.allow(), "argument " + index + " of the constructor of " + call.name());
 		}
 		if (registration.factory() != null) {
-			java.util.function.Function<Object[], Object> factory = values.readFunction(
+			java.util.function.Function<@Nullable Object[], Object> factory = values.readFunction(
 					registration.factory(), registration.factoryAllow(), java.util.function.Function.class, "the factory of " + call.name());
 			Object made = factory.apply(args);
 			if (!type.isInstance(made)) {
@@ -175,7 +180,7 @@ final class ManagerHost implements ProcessTarget {
 				+ Arrays.stream(args).map(a -> a == null ? "null" : a.getClass().getSimpleName()).toList());
 	}
 
-	private static boolean accepts(Class<?>[] parameters, Object[] args) {
+	private static boolean accepts(Class<?>[] parameters, @Nullable Object[] args) {
 		if (parameters.length != args.length) {
 			return false;
 		}
@@ -220,8 +225,8 @@ final class ManagerHost implements ProcessTarget {
 		throw new IllegalArgumentException(type.getName() + " has no public method " + name + parameterTypes);
 	}
 
-	private static Object[] args(CallFrame call, ShippedValues values) {
-		Object[] args = new Object[call.args().size()];
+	private static @Nullable Object[] args(CallFrame call, ShippedValues values) {
+		@Nullable Object[] args = new Object[call.args().size()];
 		for (int i = 0; i < args.length; i++) {
 			// Handles (queues, shared objects) passed as arguments are read as handles of this process.
 			args[i] = values.read(call.args().get(i), call.allow(), "argument " + i + " of " + call.name());
@@ -250,24 +255,25 @@ final class ManagerHost implements ProcessTarget {
 	private record Answers(ShippedValues values, int maxError, java.util.function.Consumer<byte[]> up) {
 
 		void send(long id, @Nullable Throwable error, @Nullable Object value) {
-			Answer answer = null;
-			Throwable failure = error;
-			if (failure == null) {
-				try {
-					byte[] bytes = values.write(value, "the result");
-					if (bytes != null && bytes.length > maxError * 16L) {
-						throw new CodecException("the result is " + bytes.length + " bytes, more than a frame (fiber.max-frame-size) carries");
-					}
-					answer = new Answer(id, false, ShippedValues.allowFor(value), bytes);
+			up.accept(AnswerFrame.encode(error != null ? failure(id, error) : answer(id, value)));
+		}
+
+		/** The answer carrying {@code value}, or the failure to carry it. */
+		private Answer answer(long id, @Nullable Object value) {
+			try {
+				byte[] bytes = values.write(value, "the result");
+				if (bytes != null && bytes.length > maxError * 16L) {
+					throw new CodecException("the result is " + bytes.length + " bytes, more than a frame (fiber.max-frame-size) carries");
 				}
-				catch (CodecException e) {
-					failure = e;
-				}
+				return new Answer(id, false, ShippedValues.allowFor(value), bytes);
 			}
-			if (answer == null) {
-				answer = Answer.failure(id, RemoteException.encode(failure, maxError));
+			catch (CodecException e) {
+				return failure(id, e);
 			}
-			up.accept(AnswerFrame.encode(answer));
+		}
+
+		private Answer failure(long id, Throwable error) {
+			return Answer.failure(id, RemoteException.encode(error, maxError));
 		}
 	}
 }

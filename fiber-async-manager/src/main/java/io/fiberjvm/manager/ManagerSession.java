@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -87,7 +88,8 @@ final class ManagerSession implements AsyncManager {
 	}
 
 	private Shared shared() {
-		return new Shared(name, address, sharedPrefix, runtime);
+		// Known before the manager is handed to anyone: it is its ready word.
+		return new Shared(name, Objects.requireNonNull(address, "the manager's address"), sharedPrefix, runtime);
 	}
 
 	@Override
@@ -155,7 +157,8 @@ final class ManagerSession implements AsyncManager {
 
 	@Override
 	public FiberProcess process() {
-		return process;
+		// Known before the manager is handed to anyone: it started first.
+		return Objects.requireNonNull(process, "the manager's process");
 	}
 
 	@Override
@@ -240,8 +243,9 @@ final class ManagerSession implements AsyncManager {
 			gone = lost;
 			if (gone == null) {
 				pending.put(id, new Pending(what, result, System.nanoTime()));
-				// Under the lock: the order calls are made is the order the manager sees them.
-				out.next(frame);
+				// Under the lock: the order calls are made is the order the manager sees them. The session is open
+				// before the manager is handed to anyone.
+				Objects.requireNonNull(out, "the manager's session").next(frame);
 			}
 		}
 		if (gone != null) {

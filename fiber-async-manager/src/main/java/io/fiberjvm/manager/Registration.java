@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.stream.Stream;
 
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -22,7 +23,8 @@ import reactor.core.publisher.Mono;
  *        to use the class's public constructors
  * @param factoryAllow the allow-list pattern for the factory's own package
  */
-record Registration(String asyncInterface, String implementation, byte[] factory, List<String> factoryAllow) implements Serializable {
+record Registration(String asyncInterface, String implementation, byte @Nullable [] factory, List<String> factoryAllow)
+		implements Serializable {
 
 	Registration withFactory(byte[] factory, List<String> factoryAllow) {
 		return new Registration(asyncInterface, implementation, factory, List.copyOf(factoryAllow));

@@ -45,15 +45,15 @@ public final class SharedCounter extends SharedObject {
 		}
 
 		public long get() {
-			return counter.get().block(BLOCKING_WAIT);
+			return awaitValue(counter.get());
 		}
 
 		public long incrementAndGet() {
-			return counter.incrementAndGet().block(BLOCKING_WAIT);
+			return awaitValue(counter.incrementAndGet());
 		}
 
 		public long addAndGet(long delta) {
-			return counter.addAndGet(delta).block(BLOCKING_WAIT);
+			return awaitValue(counter.addAndGet(delta));
 		}
 	}
 }

@@ -65,19 +65,19 @@ public final class SharedList<T> extends SharedObject {
 		}
 
 		public int add(T item) {
-			return list.add(item).block(BLOCKING_WAIT);
+			return awaitValue(list.add(item));
 		}
 
 		public T get(int index) {
-			return list.get(index).block(BLOCKING_WAIT);
+			return awaitValue(list.get(index));
 		}
 
 		public int size() {
-			return list.size().block(BLOCKING_WAIT);
+			return awaitValue(list.size());
 		}
 
 		public List<T> snapshot() {
-			return list.snapshot().block(BLOCKING_WAIT);
+			return awaitValue(list.snapshot());
 		}
 	}
 }

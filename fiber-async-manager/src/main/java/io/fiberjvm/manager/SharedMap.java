@@ -2,6 +2,7 @@ package io.fiberjvm.manager;
 
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import io.fiberjvm.FiberBiFunction;
@@ -62,7 +63,7 @@ public final class SharedMap<K, V> extends SharedObject {
 	 * what it returns (null removes the key); emits the new value. The function is shipped.
 	 */
 	@SuppressWarnings("unchecked")
-	public Mono<V> compute(K key, FiberBiFunction<? super K, ? super V, ? extends V> remapping) {
+	public Mono<V> compute(K key, FiberBiFunction<? super K, ? super @Nullable V, ? extends @Nullable V> remapping) {
 		return call("compute", key, remapping).map(v -> (V) v);
 	}
 
@@ -84,28 +85,32 @@ public final class SharedMap<K, V> extends SharedObject {
 			this.map = map;
 		}
 
-		public V get(K key) {
-			return map.get(key).block(BLOCKING_WAIT);
+		/** The value, or null when there is none. */
+		public @Nullable V get(K key) {
+			return await(map.get(key));
 		}
 
-		public V put(K key, V value) {
-			return map.put(key, value).block(BLOCKING_WAIT);
+		/** Puts {@code value}; the previous value, or null. */
+		public @Nullable V put(K key, V value) {
+			return await(map.put(key, value));
 		}
 
-		public V remove(K key) {
-			return map.remove(key).block(BLOCKING_WAIT);
+		/** Removes the value; it, or null when there was none. */
+		public @Nullable V remove(K key) {
+			return await(map.remove(key));
 		}
 
 		public int size() {
-			return map.size().block(BLOCKING_WAIT);
+			return awaitValue(map.size());
 		}
 
 		public Map<K, V> snapshot() {
-			return map.snapshot().block(BLOCKING_WAIT);
+			return awaitValue(map.snapshot());
 		}
 
-		public V compute(K key, FiberBiFunction<? super K, ? super V, ? extends V> remapping) {
-			return map.compute(key, remapping).block(BLOCKING_WAIT);
+		/** The new value, or null when the function removed it. */
+		public @Nullable V compute(K key, FiberBiFunction<? super K, ? super @Nullable V, ? extends @Nullable V> remapping) {
+			return await(map.compute(key, remapping));
 		}
 	}
 }

@@ -5,7 +5,9 @@ import java.io.Serializable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import io.fiberjvm.RemoteException;
@@ -28,6 +30,16 @@ abstract class SharedObject implements Serializable {
 
 	/** How long a blocking view waits for an answer. */
 	static final Duration BLOCKING_WAIT = Duration.ofMinutes(5);
+
+	/** What {@code operation} answers, waiting at most {@link #BLOCKING_WAIT}; null when it answers nothing. */
+	static <T> @Nullable T await(Mono<T> operation) {
+		return operation.block(BLOCKING_WAIT);
+	}
+
+	/** What an operation that always answers something answers, waiting at most {@link #BLOCKING_WAIT}. */
+	static <T> T awaitValue(Mono<T> operation) {
+		return Objects.requireNonNull(operation.block(BLOCKING_WAIT), "the manager's answer");
+	}
 
 	private final transient ManagerSession.Shared shared;
 	private final String kind;

@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
 import reactor.core.publisher.SignalType;
@@ -53,7 +54,7 @@ final class SharedObjects {
 
 	/** A single value, or a counter. */
 	private static final class ValueState {
-		Object value;
+		@Nullable Object value;
 	}
 
 	/** One operation, {@code <kind>/<name>/<operation>} under the prefix. */
@@ -74,7 +75,7 @@ final class SharedObjects {
 			String kind = parts[0];
 			String op = parts[2];
 			CallFrame call = CallFrame.decode(data);
-			Object[] args = new Object[call.args().size()];
+			@Nullable Object[] args = new Object[call.args().size()];
 			for (int i = 0; i < args.length; i++) {
 				args[i] = values.read(call.args().get(i), call.allow(), "argument " + i + " of " + kind + " " + parts[1] + "." + op);
 			}
@@ -92,7 +93,7 @@ final class SharedObjects {
 	}
 
 	/** Encodes under the object's lock, so the copy that travels is never torn by a concurrent change. */
-	private byte[] encode(Object value) {
+	private byte[] encode(@Nullable Object value) {
 		return AnswerFrame.encode(new Answer(0, false, ShippedValues.allowFor(value), values.write(value, "the result")));
 	}
 
@@ -102,7 +103,7 @@ final class SharedObjects {
 	}
 
 	@SuppressWarnings("unchecked")
-	private byte[] map(Map<Object, Object> map, String op, Object[] args) {
+	private byte[] map(Map<Object, Object> map, String op, @Nullable Object[] args) {
 		synchronized (map) {
 			return encode(switch (op) {
 				case "get" -> map.get(args[0]);
@@ -122,16 +123,20 @@ final class SharedObjects {
 		}
 	}
 
-	private byte[] list(List<Object> list, String op, Object[] args) {
+	private static int index(@Nullable Object arg) {
+		return (Integer) Objects.requireNonNull(arg, "an index");
+	}
+
+	private byte[] list(List<Object> list, String op, @Nullable Object[] args) {
 		synchronized (list) {
 			return encode(switch (op) {
 				case "add" -> {
 					list.add(Objects.requireNonNull(args[0], "a shared list holds no null items"));
 					yield list.size();
 				}
-				case "get" -> list.get((Integer) args[0]);
-				case "set" -> list.set((Integer) args[0], Objects.requireNonNull(args[1], "a shared list holds no null items"));
-				case "remove" -> list.remove((int) (Integer) args[0]);
+				case "get" -> list.get(index(args[0]));
+				case "set" -> list.set(index(args[0]), Objects.requireNonNull(args[1], "a shared list holds no null items"));
+				case "remove" -> list.remove(index(args[0]));
 				case "size" -> list.size();
 				case "snapshot" -> new ArrayList<>(list);
 				default -> throw new UnsupportedOperationException("a shared list has no operation '" + op + "'");
@@ -140,7 +145,7 @@ final class SharedObjects {
 	}
 
 	@SuppressWarnings("unchecked")
-	private byte[] value(ValueState state, String op, Object[] args, boolean counter) {
+	private byte[] value(ValueState state, String op, @Nullable Object[] args, boolean counter) {
 		synchronized (state) {
 			if (counter && state.value == null) {
 				state.value = 0L;
@@ -160,11 +165,12 @@ final class SharedObjects {
 					yield matches;
 				}
 				case "update" -> {
-					state.value = ((Function<Object, Object>) args[0]).apply(state.value);
+					state.value = ((Function<@Nullable Object, @Nullable Object>) Objects.requireNonNull(args[0], "a function"))
+							.apply(state.value);
 					yield state.value;
 				}
 				case "addAndGet" -> {
-					state.value = (Long) state.value + (Long) args[0];
+					state.value = (Long) Objects.requireNonNull(state.value, "a counter's value") + (Long) Objects.requireNonNull(args[0], "a delta");
 					yield state.value;
 				}
 				default -> throw new UnsupportedOperationException("a shared " + (counter ? "counter" : "value")
@@ -178,7 +184,7 @@ final class SharedObjects {
 	 * (cancelled, or its request ended) has been removed under the same lock, so no item goes to it. An
 	 * item already sent to a taker whose process then dies is lost with it: delivery is at most once.
 	 */
-	private Mono<byte[]> queue(QueueState queue, String op, Object[] args) {
+	private Mono<byte[]> queue(QueueState queue, String op, @Nullable Object[] args) {
 		return switch (op) {
 			case "put" -> Mono.fromCallable(() -> {
 				Object item = Objects.requireNonNull(args[0], "a shared queue holds no null items");

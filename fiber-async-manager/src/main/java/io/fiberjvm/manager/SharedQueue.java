@@ -1,5 +1,7 @@
 package io.fiberjvm.manager;
 
+import java.util.Objects;
+
 import reactor.core.publisher.Mono;
 
 /**
@@ -58,7 +60,7 @@ public final class SharedQueue<T> extends SharedObject {
 
 		/** Waits as long as it takes for an item, like {@link java.util.concurrent.BlockingQueue#take()}. */
 		public T take() {
-			return queue.take().block();
+			return Objects.requireNonNull(queue.take().block(), "an item");
 		}
 	}
 }

@@ -1,5 +1,6 @@
 package io.fiberjvm.manager;
 
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import io.fiberjvm.FiberFunction;
@@ -34,7 +35,7 @@ public final class SharedValue<T> extends SharedObject {
 
 	/** Replaces the value with {@code fn(value)} in the manager, atomically; emits the new value. The function is shipped. */
 	@SuppressWarnings("unchecked")
-	public Mono<T> update(FiberFunction<? super T, ? extends T> fn) {
+	public Mono<T> update(FiberFunction<? super @Nullable T, ? extends @Nullable T> fn) {
 		return call("update", fn).map(v -> (T) v);
 	}
 
@@ -52,16 +53,19 @@ public final class SharedValue<T> extends SharedObject {
 			this.value = value;
 		}
 
-		public T get() {
-			return value.get().block(BLOCKING_WAIT);
+		/** The value, or null when none was set. */
+		public @Nullable T get() {
+			return await(value.get());
 		}
 
-		public T set(T v) {
-			return value.set(v).block(BLOCKING_WAIT);
+		/** Sets the value; the previous one, or null. */
+		public @Nullable T set(T v) {
+			return await(value.set(v));
 		}
 
-		public T update(FiberFunction<? super T, ? extends T> fn) {
-			return value.update(fn).block(BLOCKING_WAIT);
+		/** The new value, or null when the function made none. */
+		public @Nullable T update(FiberFunction<? super @Nullable T, ? extends @Nullable T> fn) {
+			return await(value.update(fn));
 		}
 	}
 }

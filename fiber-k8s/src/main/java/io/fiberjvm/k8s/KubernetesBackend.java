@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
@@ -56,7 +57,7 @@ public final class KubernetesBackend implements Backend {
 	}
 
 	private final java.util.function.Supplier<KubernetesClient> connect;
-	private volatile KubernetesClient client;
+	private volatile @Nullable KubernetesClient client;
 	private final boolean ownsClient;
 	private final Settings settings;
 	private final String instance = UUID.randomUUID().toString();
@@ -65,11 +66,11 @@ public final class KubernetesBackend implements Backend {
 	private final Map<String, Mono<String>> secrets = new ConcurrentHashMap<>();
 	private final java.util.Set<String> createdSecrets = ConcurrentHashMap.newKeySet();
 	private final Mono<Pod> parent;
-	private SharedIndexInformer<Pod> informer;
+	private @Nullable SharedIndexInformer<Pod> informer;
 	/** Written under the lock; read without it by jobs' log followers, which end quietly once it is set. */
 	private volatile boolean closed;
 	/** The run's status ConfigMap once made; guarded by {@code publishing}. */
-	private String statusMapName;
+	private @Nullable String statusMapName;
 	private final Object publishing = new Object();
 	private volatile boolean madePods;
 
@@ -280,7 +281,7 @@ public final class KubernetesBackend implements Backend {
 	}
 
 	/** The parent pod to own what this run makes, or null outside the cluster (where the parent is an empty pod). */
-	private static Pod ownerOrNull(Pod parent) {
+	private static @Nullable Pod ownerOrNull(@Nullable Pod parent) {
 		return parent == null || parent.getMetadata() == null ? null : parent;
 	}
 
@@ -425,7 +426,7 @@ public final class KubernetesBackend implements Backend {
 		if (e.getStatus() != null && e.getStatus().getMessage() != null) {
 			return e.getStatus().getMessage() + " (HTTP " + e.getCode() + ")";
 		}
-		return e.getMessage();
+		return String.valueOf(e.getMessage());
 	}
 
 	@Override

@@ -7,6 +7,7 @@ import java.util.OptionalLong;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
@@ -47,7 +48,7 @@ final class KubernetesJob implements Job {
 	}
 
 	/** The pod is gone from the API. */
-	void gone(Pod lastSeen) {
+	void gone(@Nullable Pod lastSeen) {
 		advance(lastSeen == null ? new JobStatus(JobStatus.Phase.FAILED, PodStatuses.NO_EXIT_CODE, "the pod was deleted")
 				: PodStatuses.deleted(lastSeen));
 	}

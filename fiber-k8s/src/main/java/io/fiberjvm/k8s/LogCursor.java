@@ -8,6 +8,8 @@ import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Where a followed pod log has got to, so that a stream opened again after a break delivers each line
  * once. Lines are read with their instants ({@code timestamps=true}). A new stream starts a second before
@@ -39,7 +41,7 @@ final class LogCursor {
 	private boolean catchingUp;
 
 	/** The {@code sinceTime} to open the next stream with, or null to read from the start. */
-	String since() {
+	@Nullable String since() {
 		return recent.isEmpty() ? null : recent.peekLast().at().minus(BACK).truncatedTo(ChronoUnit.SECONDS).toString();
 	}
 
@@ -53,7 +55,7 @@ final class LogCursor {
 	 * The text of a line read with its instant, or null when it was delivered already. Fails on a line that
 	 * does not start with an instant: what the API server sent is not a log.
 	 */
-	String accept(String stamped) {
+	@Nullable String accept(String stamped) {
 		int space = stamped.indexOf(' ');
 		Instant at = instantOf(stamped, space);
 		String text = space < 0 ? "" : stamped.substring(space + 1);

@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.BytesLimitTerminateTimeTailPrettyLoggable;
 import io.fabric8.kubernetes.client.dsl.LogWatch;
 import io.fabric8.kubernetes.client.dsl.Loggable;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.FluxSink;
 import reactor.core.publisher.Mono;
@@ -183,7 +184,7 @@ final class PodLogFollower {
 		return line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;
 	}
 
-	private static void emit(String text, FluxSink<String> sink) {
+	private static void emit(@Nullable String text, FluxSink<String> sink) {
 		if (text != null) {
 			sink.next(text);
 		}
@@ -212,7 +213,7 @@ final class PodLogFollower {
 	}
 
 	/** Counts a failed try; after too many in a row, ends the follow, with an error naming the pod unless the backend closed. */
-	private boolean failed(FluxSink<String> sink, int failures, String why, Throwable cause) {
+	private boolean failed(FluxSink<String> sink, int failures, @Nullable String why, Throwable cause) {
 		if (sink.isCancelled()) {
 			return true;
 		}
@@ -227,7 +228,7 @@ final class PodLogFollower {
 		return false;
 	}
 
-	private static void closeQuietly(Closeable open) {
+	private static void closeQuietly(@Nullable Closeable open) {
 		if (open != null) {
 			try {
 				open.close();

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.ContainerStateWaiting;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
+import org.jspecify.annotations.Nullable;
 
 import io.fiberjvm.backend.JobStatus;
 
@@ -59,7 +60,7 @@ public final class PodStatuses {
 		return last.isTerminal() ? last : new JobStatus(JobStatus.Phase.FAILED, NO_EXIT_CODE, "the pod was deleted");
 	}
 
-	private static ContainerStatus worker(PodStatus status) {
+	private static @Nullable ContainerStatus worker(@Nullable PodStatus status) {
 		if (status == null) {
 			return null;
 		}

@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import org.jspecify.annotations.Nullable;
 
 import io.fiberjvm.backend.JobSpec;
 import io.fiberjvm.config.ConfigKeys;
@@ -53,7 +54,7 @@ final class PodTemplate {
 	 * @param secretName the Kubernetes Secret holding the run's secret under {@link #SECRET_KEY}
 	 * @param parent the pod this runtime runs in, or null when it runs outside the cluster
 	 */
-	record Settings(String namespace, String image, String secretName, Pod parent) {
+	record Settings(String namespace, @Nullable String image, String secretName, @Nullable Pod parent) {
 		Settings {
 			Objects.requireNonNull(namespace, "namespace");
 			Objects.requireNonNull(secretName, "secretName");
@@ -113,7 +114,7 @@ final class PodTemplate {
 	}
 
 	/** The parent's program container: the one {@code fiber run} names, else the first (others may be sidecars). */
-	private static Container programContainer(Pod parent) {
+	private static @Nullable Container programContainer(@Nullable Pod parent) {
 		if (parent == null || parent.getSpec() == null || parent.getSpec().getContainers().isEmpty()) {
 			return null;
 		}
@@ -122,7 +123,7 @@ final class PodTemplate {
 	}
 
 	/** Claim name → mount path: the ones the job names, else the parent's, mounted where the parent mounts them. */
-	private static Map<String, String> claims(JobSpec job, Pod parent, Container parentContainer) {
+	private static Map<String, String> claims(JobSpec job, @Nullable Pod parent, @Nullable Container parentContainer) {
 		Map<String, String> parentMounts = new LinkedHashMap<>();
 		if (parent != null && parent.getSpec() != null && parent.getSpec().getVolumes() != null) {
 			for (Volume volume : parent.getSpec().getVolumes()) {

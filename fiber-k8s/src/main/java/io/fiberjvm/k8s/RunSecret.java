@@ -8,6 +8,7 @@ import java.util.Objects;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Kubernetes Secret that holds a run's secret for its pods, which read it through a
@@ -24,7 +25,7 @@ final class RunSecret {
 		return "fiber-run-" + Objects.requireNonNull(runId, "runId");
 	}
 
-	static Secret of(String namespace, String runId, String secret, Pod parent) {
+	static Secret of(String namespace, String runId, String secret, @Nullable Pod parent) {
 		Objects.requireNonNull(secret, "secret");
 		SecretBuilder builder = new SecretBuilder()
 				.withNewMetadata()

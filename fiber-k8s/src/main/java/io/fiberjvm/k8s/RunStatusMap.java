@@ -8,6 +8,7 @@ import java.util.Objects;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import org.jspecify.annotations.Nullable;
 
 import io.fiberjvm.backend.RunStatus;
 
@@ -38,7 +39,7 @@ public final class RunStatusMap {
 		return "fiber-status-" + Objects.requireNonNull(runId, "runId");
 	}
 
-	static ConfigMap of(String namespace, RunStatus status, Pod parent) {
+	static ConfigMap of(String namespace, RunStatus status, @Nullable Pod parent) {
 		byte[] json = status.toJson();
 		boolean omitted = json.length > LIMIT;
 		if (omitted) {

@@ -1,8 +1,10 @@
 /**
- * The Kubernetes backend (pods through fabric8) and the {@code fiber} command line. So far: the pod
- * template a job-backed process runs in ({@link io.fiberjvm.k8s.PodTemplate}) and how its status reads
- * ({@link io.fiberjvm.k8s.PodStatuses}), and the Secret its pods read the run's secret from
- * ({@link io.fiberjvm.k8s.RunSecret}); the backend itself, the
- * test node agent and the command line come with the rest of their issue.
+ * The Kubernetes backend: each job-backed process is a pod ({@link io.fiberjvm.k8s.PodTemplate}) whose
+ * status one informer reads ({@link io.fiberjvm.k8s.PodStatuses}), the run's secret in a Secret of its own
+ * ({@link io.fiberjvm.k8s.RunSecret}), logs followed through the API server, the run's status in a ConfigMap
+ * for {@code fiber ps}. Found as {@link io.fiberjvm.k8s.KubernetesBackendProvider}.
  */
+@NullMarked
 package io.fiberjvm.k8s;
+
+import org.jspecify.annotations.NullMarked;

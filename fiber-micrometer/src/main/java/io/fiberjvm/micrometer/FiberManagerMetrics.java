@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 
 import io.fiberjvm.manager.Manager;
@@ -29,7 +30,7 @@ public final class FiberManagerMetrics implements MeterBinder, AutoCloseable {
 
 	private final Manager manager;
 	private final Tags tags;
-	private Disposable feed;
+	private @Nullable Disposable feed;
 
 	/** Meters for {@code manager}, tagged with its name. */
 	public FiberManagerMetrics(Manager manager) {

@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 import reactor.core.Disposables;
 
@@ -43,7 +44,7 @@ public final class FiberPoolMetrics implements MeterBinder, AutoCloseable {
 	private final Tags tags;
 	private final Disposable.Composite feeds = Disposables.composite();
 	private final List<Meter> meters = new ArrayList<>();
-	private MeterRegistry registry;
+	private @Nullable MeterRegistry registry;
 
 	/** Meters for {@code pool}, tagged {@code pool=<name>} and with {@code tags}. */
 	public FiberPoolMetrics(FiberPool pool, String name, Tag... tags) {

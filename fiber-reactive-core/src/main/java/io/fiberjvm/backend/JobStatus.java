@@ -2,6 +2,8 @@ package io.fiberjvm.backend;
 
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One state a job passes through.
  *
@@ -9,7 +11,7 @@ import java.util.Objects;
  * @param exitCode the exit code once the job has ended, otherwise {@code null}
  * @param message what the backend says about this state, possibly empty
  */
-public record JobStatus(Phase phase, Integer exitCode, String message) {
+public record JobStatus(Phase phase, @Nullable Integer exitCode, String message) {
 
 	/** Where a job is in its life. */
 	public enum Phase {

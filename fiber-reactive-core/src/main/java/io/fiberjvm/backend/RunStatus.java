@@ -10,6 +10,7 @@ import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What {@code fiber ps --local} shows of one run on this machine: its master, job-backed processes, pools
@@ -65,7 +66,7 @@ public record RunStatus(String run, long pid, String backend, String started, Li
 	}
 
 	/** The process named {@code name}, or null. */
-	public Process process(String name) {
+	public @Nullable Process process(String name) {
 		return processes.stream().filter(p -> p.name().equals(name)).findFirst().orElse(null);
 	}
 

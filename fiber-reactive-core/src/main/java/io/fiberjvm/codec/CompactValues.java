@@ -3,6 +3,8 @@ package io.fiberjvm.codec;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The compact forms of the values tasks pass most: a tag byte, then the value's bytes. Anything else
  * is tagged {@link #SERIALIZED} and goes through Java serialization.
@@ -31,7 +33,7 @@ final class CompactValues {
 	}
 
 	/** The compact bytes of {@code value}, or null when it has no compact form. */
-	static byte[] write(Object value) {
+	static byte @Nullable [] write(Object value) {
 		if (value instanceof Integer i) {
 			return ByteBuffer.allocate(5).put(INT).putInt(i).array();
 		}
@@ -79,10 +81,22 @@ final class CompactValues {
 		ByteBuffer in = ByteBuffer.wrap(bytes, 1, bytes.length - 1).slice();
 		int n = in.remaining();
 		return switch (bytes[0]) {
-			case INT -> exactly(n, 4, "an int") ? in.getInt() : null;
-			case LONG -> exactly(n, 8, "a long") ? in.getLong() : null;
-			case DOUBLE -> exactly(n, 8, "a double") ? in.getDouble() : null;
-			case BOOLEAN -> exactly(n, 1, "a boolean") ? in.get() != 0 : null;
+			case INT -> {
+				exactly(n, 4, "an int");
+				yield in.getInt();
+			}
+			case LONG -> {
+				exactly(n, 8, "a long");
+				yield in.getLong();
+			}
+			case DOUBLE -> {
+				exactly(n, 8, "a double");
+				yield in.getDouble();
+			}
+			case BOOLEAN -> {
+				exactly(n, 1, "a boolean");
+				yield in.get() != 0;
+			}
 			case STRING -> new String(bytes, 1, n, StandardCharsets.UTF_8);
 			case BYTES -> java.util.Arrays.copyOfRange(bytes, 1, bytes.length);
 			case DOUBLES -> {
@@ -109,11 +123,10 @@ final class CompactValues {
 		};
 	}
 
-	private static boolean exactly(int n, int expected, String what) {
+	private static void exactly(int n, int expected, String what) {
 		if (n != expected) {
 			throw new IllegalArgumentException(what + " takes " + expected + " bytes, not " + n);
 		}
-		return true;
 	}
 
 	private static int multiple(int n, int size, String what) {

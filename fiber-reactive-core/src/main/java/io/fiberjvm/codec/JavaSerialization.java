@@ -109,7 +109,7 @@ final class JavaSerialization {
 	<T> T read(byte[] bytes, Class<T> expected, @Nullable UnaryOperator<Object> resolver) {
 		Objects.requireNonNull(bytes, "bytes");
 		Objects.requireNonNull(expected, "expected");
-		String[] refused = new String[1];
+		@Nullable String[] refused = new String[1];
 		Object value;
 		try (ObjectInputStream in = new ResolvingInput(bytes, resolver)) {
 			// The JDK's rejection does not say which class it was; remember it for the message.
@@ -125,7 +125,7 @@ final class JavaSerialization {
 			value = in.readObject();
 		}
 		catch (InvalidClassException e) {
-			String what = refused[0] != null ? refused[0] : e.getMessage();
+			String what = refused[0] != null ? refused[0] : String.valueOf(e.getMessage());
 			if (what.startsWith("class ")) {
 				throw new CodecException("refused to deserialize " + what
 						+ ": outside the allow-list (add a pattern to fiber.serial-allow); allowed: " + allowed, e);

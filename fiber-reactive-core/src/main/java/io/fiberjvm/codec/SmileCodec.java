@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.dataformat.smile.SmileFactory;
 import com.fasterxml.jackson.dataformat.smile.SmileGenerator;
+import org.jspecify.annotations.Nullable;
 
 /** Jackson Smile: records, POJOs, collections, arrays and primitives, without Java serialization. */
 final class SmileCodec implements Codec {
@@ -59,7 +60,7 @@ final class SmileCodec implements Codec {
 		}
 	}
 
-	private static String firstLine(String message) {
+	private static String firstLine(@Nullable String message) {
 		if (message == null) {
 			return "no detail";
 		}

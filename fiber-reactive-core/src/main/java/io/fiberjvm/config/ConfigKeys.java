@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.jspecify.annotations.Nullable;
+
 import io.fiberjvm.internal.DataSize;
 
 /**
@@ -158,7 +160,7 @@ public final class ConfigKeys {
 	}
 
 	/** The key with this canonical name, or {@code null}. */
-	public static ConfigKey<?> byName(String name) {
+	public static @Nullable ConfigKey<?> byName(String name) {
 		return ALL.get(name);
 	}
 

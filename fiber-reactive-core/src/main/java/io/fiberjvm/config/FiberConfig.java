@@ -12,6 +12,8 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A resolved, immutable configuration: every key has a parsed value.
  *
@@ -58,7 +60,7 @@ public final class FiberConfig {
 	 * @param file the {@code .fiberconfig} file; {@code null} or a missing file is skipped
 	 */
 	public static FiberConfig resolve(Map<String, String> explicit, Properties systemProperties,
-			Map<String, String> environment, Path file) {
+			Map<String, String> environment, @Nullable Path file) {
 		Objects.requireNonNull(explicit, "explicit");
 		Objects.requireNonNull(systemProperties, "systemProperties");
 		Objects.requireNonNull(environment, "environment");
@@ -136,7 +138,11 @@ public final class FiberConfig {
 	@SuppressWarnings("unchecked")
 	public <T> T get(ConfigKey<T> key) {
 		Objects.requireNonNull(key, "key");
-		return (T) values.get(key);
+		Object value = values.get(key);
+		if (value == null) {
+			throw new IllegalArgumentException("'" + key.name() + "' is not one of ConfigKeys; this configuration has no value for it");
+		}
+		return (T) value;
 	}
 
 	/** Where the value of {@code key} came from, for messages: "default", "environment variable FIBER_PORT", .... */

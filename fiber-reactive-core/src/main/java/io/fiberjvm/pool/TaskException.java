@@ -1,5 +1,7 @@
 package io.fiberjvm.pool;
 
+import org.jspecify.annotations.Nullable;
+
 import io.fiberjvm.FiberException;
 
 /** A pool task did not return a result; says which task and on which worker. */
@@ -10,7 +12,7 @@ public abstract class TaskException extends FiberException {
 	private final String task;
 	private final String worker;
 
-	TaskException(String message, String task, String worker, Throwable cause) {
+	TaskException(String message, String task, String worker, @Nullable Throwable cause) {
 		super(message, cause);
 		this.task = task;
 		this.worker = worker;

@@ -10,12 +10,15 @@ public final class TaskFailedException extends TaskException {
 
 	private static final long serialVersionUID = 1L;
 
+	private final RemoteException remote;
+
 	public TaskFailedException(String task, String worker, RemoteException cause) {
 		super("task " + task + " failed on worker " + worker + ": " + cause.getMessage(), task, worker, cause);
+		this.remote = cause;
 	}
 
 	/** The exception the function threw, as it was in the worker. */
 	public RemoteException remote() {
-		return (RemoteException) getCause();
+		return remote;
 	}
 }

@@ -2,6 +2,8 @@ package io.fiberjvm.pool;
 
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * How one task of a pool call ended: its result or its error, with its position in the input.
  *
@@ -10,17 +12,17 @@ import java.util.Objects;
 public final class TaskResult<R> {
 
 	private final long index;
-	private final R value;
-	private final Throwable error;
+	private final @Nullable R value;
+	private final @Nullable Throwable error;
 
-	private TaskResult(long index, R value, Throwable error) {
+	private TaskResult(long index, @Nullable R value, @Nullable Throwable error) {
 		this.index = index;
 		this.value = value;
 		this.error = error;
 	}
 
 	/** A task at {@code index} that returned {@code value}. */
-	public static <R> TaskResult<R> success(long index, R value) {
+	public static <R> TaskResult<R> success(long index, @Nullable R value) {
 		return new TaskResult<>(index, value, null);
 	}
 
@@ -40,7 +42,7 @@ public final class TaskResult<R> {
 	}
 
 	/** The result (possibly {@code null}); throws the task's error if it failed. */
-	public R value() {
+	public @Nullable R value() {
 		if (error instanceof RuntimeException runtime) {
 			throw runtime;
 		}
@@ -54,7 +56,7 @@ public final class TaskResult<R> {
 	}
 
 	/** The task's error, or {@code null} if it succeeded. */
-	public Throwable error() {
+	public @Nullable Throwable error() {
 		return error;
 	}
 

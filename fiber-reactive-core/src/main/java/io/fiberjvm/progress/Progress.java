@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
@@ -42,7 +43,7 @@ public final class Progress {
 	// Guarded by this.
 	private long startNanos = -1;
 	private boolean finished;
-	private Disposable ticker;
+	private @Nullable Disposable ticker;
 
 	private Progress(long total, Duration every, Scheduler timer) {
 		this.total = total;

@@ -46,7 +46,10 @@ import io.fiberjvm.AsyncCloseable;
  * {@code put}, and bytes a consumer cannot read fail its {@code receive()} with the item returned to
  * the queue, so nothing is lost.</li>
  * </ul>
- * The host's death loses the queue and fails every pending call on it.
+ * The host's death loses the queue and fails every pending call on it. A handle also travels inside values
+ * (a task's argument or result, a manager call's); to move one by other means, write it with the sending
+ * runtime's {@code fiber.runtime().values()} and read it with the receiving runtime's: any other
+ * {@code ObjectInputStream} refuses it, since a handle must be bound to the runtime that reads it.
  *
  * @param <T> the type of items
  */

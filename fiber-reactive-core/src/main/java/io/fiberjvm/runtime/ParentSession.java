@@ -35,7 +35,7 @@ public final class ParentSession {
 	private final String service;
 	private final Sinks.Many<byte[]> up = Sinks.many().unicast().onBackpressureBuffer();
 	private final Down down;
-	private final BlockingQueue<Object> inbox;
+	private final @Nullable BlockingQueue<Object> inbox;
 	private final CountDownLatch ended = new CountDownLatch(1);
 	private volatile @Nullable Throwable failure;
 
@@ -150,11 +150,11 @@ public final class ParentSession {
 
 	private byte @Nullable [] unwrap(Object next) {
 		if (next == END) {
-			inbox.add(END);
+			inbox().add(END);
 			return null;
 		}
 		if (next instanceof Throwable error) {
-			inbox.add(error);
+			inbox().add(error);
 			throw ended(error);
 		}
 		return (byte[]) next;
@@ -185,7 +185,7 @@ public final class ParentSession {
 		@Override
 		protected void hookOnNext(byte[] frame) {
 			if (handler == null) {
-				inbox.add(frame);
+				inbox().add(frame);
 				return;
 			}
 			try {

@@ -60,6 +60,7 @@ public interface RuntimeContext {
 	 *
 	 * @throws IllegalArgumentException for a prefix of another form
 	 * @throws IllegalStateException when the prefix is served already
+	 * @throws io.fiberjvm.FiberException when the runtime is closing or closed
 	 */
 	Disposable serve(String prefix, Router router);
 

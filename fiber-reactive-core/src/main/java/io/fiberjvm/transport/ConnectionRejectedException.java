@@ -1,5 +1,7 @@
 package io.fiberjvm.transport;
 
+import org.jspecify.annotations.Nullable;
+
 import io.fiberjvm.FiberException;
 
 /**
@@ -9,7 +11,7 @@ public final class ConnectionRejectedException extends FiberException {
 
 	private static final long serialVersionUID = 1L;
 
-	public ConnectionRejectedException(String message, Throwable cause) {
+	public ConnectionRejectedException(String message, @Nullable Throwable cause) {
 		super(message, cause);
 	}
 }

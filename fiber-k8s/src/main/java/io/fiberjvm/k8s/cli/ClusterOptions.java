@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 
 /** Which cluster and namespace a command talks to; every command takes these options. */
@@ -13,14 +14,14 @@ final class ClusterOptions {
 
 	@Option(names = "--kubeconfig", paramLabel = "FILE",
 			description = "Kubeconfig file; default: the pod's service account inside a cluster, else $KUBECONFIG or ~/.kube/config.")
-	Path kubeconfig;
+	@Nullable Path kubeconfig;
 
 	@Option(names = {"-n", "--namespace"}, paramLabel = "NAMESPACE",
 			description = "Namespace; default: the kubeconfig's, else default.")
-	String namespace;
+	@Nullable String namespace;
 
 	/** The API server the last client was made for, for messages. */
-	String masterUrl;
+	@Nullable String masterUrl;
 
 	/** A client for the chosen cluster; nothing is sent until it is used. */
 	KubernetesClient connect() {

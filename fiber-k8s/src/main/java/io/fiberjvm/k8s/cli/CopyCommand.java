@@ -19,12 +19,13 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.ExecWatch;
 import io.fabric8.kubernetes.client.dsl.PodResource;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 import io.fiberjvm.backend.JobStatus;
 import io.fiberjvm.k8s.MasterPod;
@@ -113,7 +114,7 @@ final class CopyCommand implements Callable<Integer> {
 		}
 	}
 
-	private static ClaimPath remote(String argument) {
+	private static @Nullable ClaimPath remote(String argument) {
 		Matcher m = REMOTE.matcher(argument);
 		if (!m.matches()) {
 			return null;

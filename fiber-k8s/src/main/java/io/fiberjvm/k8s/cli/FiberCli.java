@@ -7,8 +7,9 @@ import java.nio.channels.UnresolvedAddressException;
 import java.util.concurrent.TimeoutException;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import picocli.CommandLine;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /**
  * The {@code fiber} command line: runs a program on a Kubernetes cluster and looks after it
@@ -54,9 +55,9 @@ public final class FiberCli implements Runnable {
 	}
 
 	/** One line that says what went wrong and what to do. */
-	static String explain(Throwable e, String server) {
+	static String explain(Throwable e, @Nullable String server) {
 		if (e instanceof CliException) {
-			return e.getMessage();
+			return String.valueOf(e.getMessage());
 		}
 		if (e instanceof KubernetesClientException k) {
 			Throwable tls = find(k, javax.net.ssl.SSLException.class);
@@ -77,7 +78,7 @@ public final class FiberCli implements Runnable {
 		return e.toString();
 	}
 
-	private static Throwable find(Throwable e, Class<? extends Throwable> type) {
+	private static @Nullable Throwable find(Throwable e, Class<? extends Throwable> type) {
 		for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
 			if (type.isInstance(cause)) {
 				return cause;
@@ -87,7 +88,7 @@ public final class FiberCli implements Runnable {
 	}
 
 	/** The cause that says the cluster could not be reached, or null. */
-	private static Throwable unreachable(Throwable e) {
+	private static @Nullable Throwable unreachable(Throwable e) {
 		for (Throwable cause = e.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
 			if (cause instanceof ConnectException || cause instanceof UnknownHostException
 					|| cause instanceof UnresolvedAddressException || cause instanceof TimeoutException

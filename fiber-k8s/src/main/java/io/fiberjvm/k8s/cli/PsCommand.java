@@ -15,6 +15,7 @@ import java.util.concurrent.Callable;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -46,14 +47,14 @@ final class PsCommand implements Callable<Integer> {
 	CommandSpec spec;
 
 	@Option(names = "--run", paramLabel = "RUN", description = "Only the job pods (or, with --local, the run) of this run id.")
-	String run;
+	@Nullable String run;
 
 	@Option(names = "--local", description = "The runs of programs on this machine instead of a cluster's pods.")
 	boolean local;
 
 	@Option(names = "--runs-dir", paramLabel = "DIR",
 			description = "Where local runs keep their status (the runs-dir key; default: java.io.tmpdir/fiber-runs).")
-	Path runsDir;
+	@Nullable Path runsDir;
 
 	@Override
 	public Integer call() {

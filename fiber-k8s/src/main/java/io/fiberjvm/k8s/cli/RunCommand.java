@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.LogWatch;
 import io.fabric8.kubernetes.client.dsl.PodResource;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -47,7 +48,7 @@ final class RunCommand implements Callable<Integer> {
 	double cpu;
 
 	@Option(names = "--memory", paramLabel = "SIZE", description = "Memory requested and limited, e.g. 512Mi or 4Gi.")
-	String memory;
+	@Nullable String memory;
 
 	@Option(names = "--gpu", paramLabel = "COUNT", description = "GPUs (nvidia.com/gpu).")
 	int gpu;
@@ -60,7 +61,7 @@ final class RunCommand implements Callable<Integer> {
 	boolean attach;
 
 	@Option(names = "--name", description = "The master pod's name; default: fiber-<random>.")
-	String name;
+	@Nullable String name;
 
 	@Option(names = "--service-account", paramLabel = "ACCOUNT", defaultValue = "fiber",
 			description = "Service account the program runs as (default: ${DEFAULT-VALUE}, from fiber-k8s/rbac.yaml); '' for the namespace's default.")
@@ -90,7 +91,7 @@ final class RunCommand implements Callable<Integer> {
 				pod = MasterPod.of(podName, namespace, image, command, resources, claims, serviceAccount);
 			}
 			catch (IllegalArgumentException e) {
-				throw new CliException(e.getMessage());
+				throw new CliException(String.valueOf(e.getMessage()));
 			}
 			client.pods().inNamespace(namespace).resource(pod).create();
 			out.println("pod/" + podName + " created in namespace " + namespace);
@@ -128,10 +129,12 @@ final class RunCommand implements Callable<Integer> {
 			throw new CliException("the pod was deleted before it ended");
 		}
 		JobStatus status = PodStatuses.of(ended);
-		if (status.exitCode() != 0) {
+		if (!Integer.valueOf(0).equals(status.exitCode())) {
 			report(out, status);
 		}
-		return status.exitCode();
+		// An ended pod has an exit code; one that ended without (its node went away) is a failure.
+		Integer code = status.exitCode();
+		return code == null ? 1 : code;
 	}
 
 	private static void report(PrintWriter out, JobStatus status) {

@@ -65,7 +65,7 @@ public record CallFrame(Mode mode, long id, long object, String name, List<Strin
 		List<String> types = in.readTexts("parameter types");
 		List<String> allow = in.readTexts("patterns");
 		int n = in.count("arguments", 4);
-		List<byte[]> args = new ArrayList<>(n);
+		List<byte @Nullable []> args = new ArrayList<>(n);
 		for (int i = 0; i < n; i++) {
 			args.add(in.readBytes());
 		}

@@ -1,5 +1,7 @@
 package io.fiberjvm.internal.frames;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What a frame is: the first byte of every frame that Fiber's services exchange between processes.
  *
@@ -71,7 +73,7 @@ public enum FrameKind {
 	}
 
 	/** The kind {@code code} stands for, or null for a byte that is no kind. */
-	static FrameKind of(byte code) {
+	static @Nullable FrameKind of(byte code) {
 		return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
 	}
 }

@@ -32,7 +32,7 @@ public record JoinFrame(int rank, Endpoint address, int frameworkPort) {
 			return Endpoint.parse(text);
 		}
 		catch (IllegalArgumentException e) {
-			throw in.malformed(e.getMessage());
+			throw in.malformed(String.valueOf(e.getMessage()));
 		}
 	}
 }

@@ -98,7 +98,7 @@ final class Dispatcher {
 	}
 
 	/** A worker's session opened; null when the pool was terminated. */
-	WorkerSession open(String worker, FluxSink<byte[]> out) {
+	@Nullable WorkerSession open(String worker, FluxSink<byte[]> out) {
 		WorkerSession session = new WorkerSession(worker, out);
 		WorkerSession previous;
 		synchronized (this) {

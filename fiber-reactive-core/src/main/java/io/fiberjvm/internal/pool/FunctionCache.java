@@ -3,6 +3,8 @@ package io.fiberjvm.internal.pool;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The functions a worker keeps, most recently used last, at most {@link #CAPACITY}. The parent keeps
  * a twin per worker session and applies the same lookups and inserts in the same order (chunks are
@@ -20,7 +22,7 @@ final class FunctionCache<V> {
 	};
 
 	/** The function held under {@code id}, now the most recently used; {@code null} if not held. */
-	V get(long id) {
+	@Nullable V get(long id) {
 		return entries.get(id);
 	}
 

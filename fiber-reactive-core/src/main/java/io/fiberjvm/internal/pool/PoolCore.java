@@ -13,6 +13,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.FluxSink;
 import reactor.core.publisher.Mono;
 
+import io.fiberjvm.FiberException;
 import io.fiberjvm.FiberProcess;
 import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.backend.RunStatus;
@@ -70,7 +71,13 @@ final class PoolCore {
 
 	/** Serves the workers' route, then starts them; a runtime that is closing refuses it. */
 	void open() {
-		Disposable route = runtime.serve(prefix, Routes.empty().withChannels(prefix + "work/", this::attach));
+		Disposable route;
+		try {
+			route = runtime.serve(prefix, Routes.empty().withChannels(prefix + "work/", this::attach));
+		}
+		catch (FiberException closing) {
+			throw Pools.closed(name, closing);
+		}
 		served = route;
 		try {
 			Pools.of(runtime).register(this);

@@ -2,12 +2,14 @@ package io.fiberjvm.internal.pool;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.MDC;
+import reactor.core.publisher.Mono;
 
 import io.fiberjvm.LogKeys;
 import io.fiberjvm.config.ConfigKeys;
@@ -51,7 +53,7 @@ final class PoolWorker implements ProcessTarget {
 		}
 		Duration timeout = runtime.config().get(ConfigKeys.START_TIMEOUT);
 		if (routes.size() == 1) {
-			serve(runtime.connectionTo(pool).block(timeout), routes.get(0), runtime);
+			serve(connect(runtime.connectionTo(pool), timeout), routes.get(0), runtime);
 			return;
 		}
 		// Completes when every session has ended, or at once with the first failure.
@@ -63,7 +65,7 @@ final class PoolWorker implements ProcessTarget {
 			Thread thread = new Thread(() -> {
 				Connection own = null;
 				try {
-					own = shared ? runtime.connectionTo(pool).block(timeout) : runtime.dedicatedConnectionTo(pool).block(timeout);
+					own = connect(shared ? runtime.connectionTo(pool) : runtime.dedicatedConnectionTo(pool), timeout);
 					serve(own, route, runtime);
 					if (running.decrementAndGet() == 0) {
 						firstFailure.complete(null);
@@ -113,6 +115,10 @@ final class PoolWorker implements ProcessTarget {
 		finally {
 			session.close();
 		}
+	}
+
+	private static Connection connect(Mono<Connection> connection, Duration timeout) {
+		return Objects.requireNonNull(connection.block(timeout), "a connection to the pool");
 	}
 
 	private static String workerName(String route) {

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 
 import io.fiberjvm.backend.RunStatus;
@@ -29,14 +30,23 @@ public final class Pools implements Disposable {
 
 	void register(PoolCore pool) {
 		if (disposed) {
-			throw new PoolClosedException("the Fiber this pool belongs to is closed; cannot open pool " + pool.name());
+			throw closed(pool.name(), null);
 		}
 		open.add(pool);
 		if (disposed) {
 			// Closed meanwhile: dispose() may not have seen it.
 			open.remove(pool);
-			throw new PoolClosedException("the Fiber this pool belongs to is closed; cannot open pool " + pool.name());
+			throw closed(pool.name(), null);
 		}
+	}
+
+	/** The error of opening pool {@code name} in a runtime that is closing. */
+	static PoolClosedException closed(String name, @Nullable Throwable cause) {
+		PoolClosedException closed = new PoolClosedException("the Fiber this pool belongs to is closed; cannot open pool " + name);
+		if (cause != null) {
+			closed.initCause(cause);
+		}
+		return closed;
 	}
 
 	void unregister(PoolCore pool) {

@@ -85,7 +85,7 @@ final class ProcessPool implements FiberPool {
 
 	@Override
 	public <T, R> Flux<R> map(FiberFunction<? super T, ? extends R> fn, Publisher<? extends T> items) {
-		return this.<T, R>mapResults(fn, items).map(TaskResult::value).name("fiber.pool.map");
+		return this.<T, R>mapResults(fn, items).map(ProcessPool::valueOf).name("fiber.pool.map");
 	}
 
 	@Override
@@ -124,7 +124,7 @@ final class ProcessPool implements FiberPool {
 		Objects.requireNonNull(pairs, "pairs");
 		Flux<Object[]> arguments = Flux.from(pairs).map(pair -> new Object[] {pair.getT1(), pair.getT2()});
 		return this.<Object[], R>mapping(() -> core.codec.shipPair(fn, new Spread(fn)), arguments, "starmap")
-				.map(result -> ((TaskResult<R>) result).value()).name("fiber.pool.starmap").tag(POOL_TAG, core.name());
+				.map(result -> valueOf((TaskResult<R>) result)).name("fiber.pool.starmap").tag(POOL_TAG, core.name());
 	}
 
 	@Override
@@ -173,6 +173,11 @@ final class ProcessPool implements FiberPool {
 		return element(shipped, arg, index, what)
 				.map(value -> TaskResult.success(index, (R) value))
 				.onErrorResume(error -> Mono.just(TaskResult.failure(index, error)));
+	}
+
+	/** A mapped element's value, or its error thrown; never null, since an element's task never returns null. */
+	private static <R> R valueOf(TaskResult<R> result) {
+		return Objects.requireNonNull(result.value(), "an element's value");
 	}
 
 	/** One element of a mapping call: never empty, since a Flux cannot carry a null result. */

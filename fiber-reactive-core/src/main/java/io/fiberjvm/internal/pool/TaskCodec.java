@@ -98,11 +98,12 @@ final class TaskCodec {
 	/** Completes a task's caller from its attempt's outcome: the result read back, the remote error, or the loss. */
 	void complete(Task task, Dispatcher.Outcome outcome) {
 		try {
-			if (outcome.error() != null) {
-				task.sink.error(outcome.error());
+			Answer answer = outcome.answer();
+			if (answer == null) {
+				task.sink.error(outcome.error() != null ? outcome.error()
+						: new IllegalStateException(task + " ended with neither an answer nor an error"));
 				return;
 			}
-			Answer answer = outcome.answer();
 			if (answer.failed()) {
 				task.sink.error(new TaskFailedException(task.toString(), outcome.worker(), RemoteException.decode(answer.error())));
 				return;
@@ -126,7 +127,7 @@ final class TaskCodec {
 
 	/** A function a chunk carries. */
 	@SuppressWarnings("unchecked")
-	Function<Object, Object> readFunction(byte[] bytes, List<String> allow) {
+	Function<@Nullable Object, @Nullable Object> readFunction(byte[] bytes, List<String> allow) {
 		return values.readFunction(bytes, allow, Function.class, "the pool's function");
 	}
 

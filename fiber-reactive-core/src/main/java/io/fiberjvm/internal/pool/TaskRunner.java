@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
+
 import io.fiberjvm.internal.frames.Answer;
 import io.fiberjvm.internal.frames.ChunkFrame;
 import io.fiberjvm.internal.frames.ResultsFrame;
@@ -35,7 +37,7 @@ final class TaskRunner {
 		long start = System.nanoTime();
 		for (ChunkFrame.Task task : chunk.tasks()) {
 			Answer answer = function instanceof Function<?, ?> fn
-					? runOne((Function<Object, Object>) fn, task, chunk.allow())
+					? runOne((Function<@Nullable Object, @Nullable Object>) fn, task, chunk.allow())
 					: codec.failure(task.id(), (Throwable) function);
 			int size = answer.bytes() == null ? 16 : answer.bytes().length + 16;
 			if (!answers.isEmpty() && bytes + size > frameBudget) {
@@ -71,7 +73,7 @@ final class TaskRunner {
 		return function;
 	}
 
-	private Answer runOne(Function<Object, Object> fn, ChunkFrame.Task task, List<String> allow) {
+	private Answer runOne(Function<@Nullable Object, @Nullable Object> fn, ChunkFrame.Task task, List<String> allow) {
 		try {
 			return codec.result(task.id(), fn.apply(codec.readArgument(task.arg(), allow)));
 		}

@@ -29,16 +29,6 @@ final class WorkerFleet {
 
 	private static final Logger log = LoggerFactory.getLogger(WorkerFleet.class);
 
-	/** What {@link #admit} says of a worker whose session arrives. */
-	enum Admission {
-		/** It is one of ours and takes tasks now. */
-		ADMITTED,
-		/** It was retired while its process started: its session ends at once. */
-		RETIRED,
-		/** No such worker (retired and gone, never started, or the pool was terminated). */
-		UNKNOWN
-	}
-
 	private final RuntimeContext runtime;
 	private final String pool;
 	private final int perProcess;
@@ -131,12 +121,9 @@ final class WorkerFleet {
 
 	/** Under the lock: a process to start with {@code workers} workers; named after its worker when it hosts one. */
 	private WorkerHost newHost(int workers) {
-		WorkerHost host = null;
+		WorkerHost host = new WorkerHost(perProcess == 1 ? pool + "-w" + (workerCounter + 1) : pool + "-p" + (++hostCounter));
 		for (int i = 0; i < workers; i++) {
 			String slotName = pool + "-w" + (++workerCounter);
-			if (host == null) {
-				host = new WorkerHost(perProcess == 1 ? slotName : pool + "-p" + (++hostCounter));
-			}
 			Slot slot = new Slot(slotName, host);
 			host.slots.add(slot);
 			slots.put(slot.name, slot);
@@ -238,8 +225,7 @@ final class WorkerFleet {
 	}
 
 	private void report(WorkerHost host, List<Slot> lostHere, String why, @Nullable Throwable error) {
-		String who = host.slots.size() == 1 ? "worker " + host.name
-				: "worker process " + host.name + " (workers " + String.join(", ", lostHere.stream().map(s -> s.name).toList()) + ")";
+		String who = host.describe(lostHere);
 		if (lostHere.stream().anyMatch(s -> s.worked)) {
 			log.info("pool {}: {} was lost: {}", pool, who, why);
 		}

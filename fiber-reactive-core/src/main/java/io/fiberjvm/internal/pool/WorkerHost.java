@@ -43,6 +43,12 @@ final class WorkerHost {
 		return slots.stream().allMatch(s -> s.retiring);
 	}
 
+	/** How logs name it, losing {@code lost} of its workers. */
+	String describe(List<Slot> lost) {
+		return slots.size() == 1 ? "worker " + name
+				: "worker process " + name + " (workers " + String.join(", ", lost.stream().map(s -> s.name).toList()) + ")";
+	}
+
 	/** Whether none of its workers has a session yet: the process is still starting. */
 	boolean starting() {
 		return slots.stream().noneMatch(s -> s.attached);

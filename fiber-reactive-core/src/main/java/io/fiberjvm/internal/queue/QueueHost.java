@@ -7,6 +7,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -131,7 +132,7 @@ final class QueueHost implements QueueChannel {
 		after.forEach(Runnable::run);
 	}
 
-	private void endProducer(Producer producer, Throwable error) {
+	private void endProducer(Producer producer, @Nullable Throwable error) {
 		List<Runnable> after = new ArrayList<>();
 		synchronized (this) {
 			endProducer(producer, error, after);
@@ -139,7 +140,7 @@ final class QueueHost implements QueueChannel {
 		after.forEach(Runnable::run);
 	}
 
-	private void endProducer(Producer producer, Throwable error, List<Runnable> after) {
+	private void endProducer(Producer producer, @Nullable Throwable error, List<Runnable> after) {
 		if (!producers.remove(producer)) {
 			return;
 		}
@@ -340,7 +341,7 @@ final class QueueHost implements QueueChannel {
 		final Sinks.Many<Long> grants = Sinks.many().unicast().onBackpressureBuffer();
 		final java.util.concurrent.atomic.AtomicLong pendingGrant = new java.util.concurrent.atomic.AtomicLong();
 		final java.util.concurrent.atomic.AtomicInteger wip = new java.util.concurrent.atomic.AtomicInteger();
-		volatile Throwable endedWith;
+		volatile @Nullable Throwable endedWith;
 		volatile boolean ended;
 		/** Under the host's lock: room granted and not yet filled. */
 		long granted;
@@ -351,7 +352,7 @@ final class QueueHost implements QueueChannel {
 			drain();
 		}
 
-		void end(Throwable error) {
+		void end(@Nullable Throwable error) {
 			endedWith = error;
 			ended = true;
 			drain();

@@ -1,5 +1,6 @@
 package io.fiberjvm.internal.queue;
 
+import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -12,10 +13,10 @@ final class QueuePipeEnd<T> implements PipeEnd<T> {
 
 	private static final long serialVersionUID = 1L;
 
-	private final FiberQueue<T> incoming;
-	private final FiberQueue<T> outgoing;
+	private final @Nullable FiberQueue<T> incoming;
+	private final @Nullable FiberQueue<T> outgoing;
 
-	QueuePipeEnd(FiberQueue<T> incoming, FiberQueue<T> outgoing) {
+	QueuePipeEnd(@Nullable FiberQueue<T> incoming, @Nullable FiberQueue<T> outgoing) {
 		this.incoming = incoming;
 		this.outgoing = outgoing;
 	}

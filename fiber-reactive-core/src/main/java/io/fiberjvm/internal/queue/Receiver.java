@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.FluxSink;
 import reactor.core.publisher.Sinks;
@@ -184,7 +185,7 @@ final class Receiver<T, E> {
 		return done;
 	}
 
-	private void finish(Throwable error) {
+	private void finish(@Nullable Throwable error) {
 		synchronized (this) {
 			if (done) {
 				return;

@@ -90,7 +90,7 @@ final class RemoteChannel implements QueueChannel {
 	/** The host's "closed" travels as a remote error; callers catch the local type. */
 	private static Throwable local(Throwable error) {
 		if (error instanceof RemoteException remote && remote.remoteType().equals(QueueClosedException.class.getName())) {
-			return new QueueClosedException(remote.remoteMessage());
+			return new QueueClosedException(String.valueOf(remote.remoteMessage()));
 		}
 		return error;
 	}

@@ -8,6 +8,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscription;
 import reactor.core.publisher.BaseSubscriber;
@@ -36,7 +37,7 @@ final class Sender<T> extends BaseSubscriber<T> {
 	private final Queue<byte[]> pending = new ConcurrentLinkedQueue<>();
 	private final AtomicInteger wip = new AtomicInteger();
 	private volatile boolean sourceDone;
-	private volatile Throwable sourceError;
+	private volatile @Nullable Throwable sourceError;
 
 	private Sender(Function<T, byte[]> encode, int maxBatchItems, int maxBatchBytes, MonoSink<Void> done) {
 		this.encode = encode;

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
@@ -22,10 +23,13 @@ final class Mailbox {
 
 	/** One message being put together. */
 	private static final class Slot {
-		private byte[] buffer;
+		private byte @Nullable [] buffer;
 		private int received;
 		private final Sinks.One<ByteBuffer> done = Sinks.one();
 	}
+
+	/** The longest array every JVM allocates; a longer message cannot be put together here. */
+	private static final int LARGEST_ARRAY = Integer.MAX_VALUE - 8;
 
 	private final Map<Key, Slot> slots = new ConcurrentHashMap<>();
 	private final int size;
@@ -65,6 +69,10 @@ final class Mailbox {
 			if (offset < 0 || length < 0 || total < 0 || (long) offset + length > total) {
 				throw new CodecException("a ring message from rank " + from + " does not fit: segment " + offset + "+" + length
 						+ " of " + total + " bytes");
+			}
+			if (total > LARGEST_ARRAY) {
+				throw new CodecException("a ring message from rank " + from + " says it has " + total
+						+ " bytes, more than one Java array can hold (" + LARGEST_ARRAY + ")");
 			}
 			if (slot.buffer == null) {
 				slot.buffer = new byte[total];

@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -181,7 +182,8 @@ final class MemberContext implements RingContext {
 			}).cache();
 		}
 		// A null broadcast is an empty Mono everywhere, as on rank 0.
-		return take(seq, 0, 0, "broadcast").mapNotNull(bytes -> this.<T>decodeValue(bytes, "the broadcast value from rank 0")).cache();
+		return take(seq, 0, 0, "broadcast").flatMap(bytes -> Mono.justOrEmpty(this.<T>decodeValue(bytes, "the broadcast value from rank 0")))
+				.cache();
 	}
 
 	@Override
@@ -209,7 +211,7 @@ final class MemberContext implements RingContext {
 	}
 
 	@SuppressWarnings("unchecked")
-	private <T> T decodeValue(ByteBuffer message, String what) {
+	private <T> @Nullable T decodeValue(ByteBuffer message, String what) {
 		byte[] frame = new byte[message.remaining()];
 		message.get(frame);
 		Answer value = AnswerFrame.decode(frame);

@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.MDC;
@@ -79,9 +80,9 @@ final class RingMember implements ProcessTarget {
 		})));
 		Duration timeout = runtime.config().get(ConfigKeys.START_TIMEOUT);
 		try {
-			Endpoint self = runtime.address().block(timeout);
-			ParentSession session = ParentSession.open(runtime.connectionTo(parent).block(timeout), prefix(ringId) + "session",
-					"the ring", 1);
+			Endpoint self = Objects.requireNonNull(runtime.address().block(timeout), "this member's address");
+			ParentSession session = ParentSession.open(Objects.requireNonNull(runtime.connectionTo(parent).block(timeout),
+					"a connection to the ring's parent"), prefix(ringId) + "session", "the ring", 1);
 			session.send(new JoinFrame(rank, self, rank == 0 ? freePort() : 0).encode());
 			byte[] answer = session.take(timeout.multipliedBy(2));
 			if (answer == null) {

@@ -9,10 +9,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -48,6 +51,7 @@ import io.fiberjvm.transport.TransportStats;
 public final class FiberRuntime implements RuntimeContext {
 
 	private static final SecureRandom RANDOM = new SecureRandom();
+	private static final Logger log = LoggerFactory.getLogger(FiberRuntime.class);
 
 	private final FiberConfig config;
 	private final String runId;
@@ -143,6 +147,9 @@ public final class FiberRuntime implements RuntimeContext {
 
 	@Override
 	public Disposable serve(String prefix, Router router) {
+		if (closed.get()) {
+			throw closedError("serve routes '" + prefix + "'");
+		}
 		return routes.serve(prefix, router);
 	}
 
@@ -180,7 +187,20 @@ public final class FiberRuntime implements RuntimeContext {
 	public <S> S service(Class<S> kind, Function<? super RuntimeContext, ? extends S> create) {
 		Objects.requireNonNull(kind, "kind");
 		Objects.requireNonNull(create, "create");
-		return kind.cast(services.computeIfAbsent(kind, k -> Objects.requireNonNull(create.apply(this), "a service")));
+		Object known = services.get(kind);
+		if (known == null) {
+			// Made outside the map, so a service's factory may ask for another service.
+			Object made = Objects.requireNonNull(create.apply(this), "a service");
+			known = services.putIfAbsent(kind, made);
+			if (known == null) {
+				known = made;
+			}
+		}
+		if (closed.get() && known instanceof Disposable late) {
+			// Made while or after the runtime closed: it is closed too, so it refuses what it would serve.
+			late.dispose();
+		}
+		return kind.cast(known);
 	}
 
 	/** The backend jobs run on. */
@@ -221,12 +241,24 @@ public final class FiberRuntime implements RuntimeContext {
 	public Mono<Void> closeAsync() {
 		return Mono.defer(() -> {
 			if (closed.compareAndSet(false, true)) {
-				new ArrayList<>(services.values()).stream().filter(Disposable.class::isInstance)
-						.forEach(service -> ((Disposable) service).dispose());
+				for (Object service : new ArrayList<>(services.values())) {
+					if (service instanceof Disposable disposable) {
+						try {
+							disposable.dispose();
+						}
+						catch (RuntimeException e) {
+							// One service's failure must not keep the others, the processes and the port open.
+							log.warn("run {}: closing {} failed: {}", runId, service, e.toString());
+						}
+					}
+				}
 				Duration wait = config.get(ConfigKeys.TERMINATE_GRACE).plusSeconds(5);
+				Mono<Void> release = Mono.fromRunnable(this::release);
 				launcher.terminateAll(wait)
-						.then(Mono.fromRunnable(this::release).subscribeOn(Schedulers.boundedElastic()))
-						.subscribe(null, error -> onClose.tryEmitEmpty(), onClose::tryEmitEmpty);
+						// Releasing may block (a backend's API calls); a scheduler shut down already leaves it to this thread.
+						.then(release.subscribeOn(Schedulers.boundedElastic())
+								.onErrorResume(RejectedExecutionException.class, rejected -> release))
+						.subscribe(null, this::closeFailed, onClose::tryEmitEmpty);
 			}
 			return onClose.asMono();
 		});
@@ -240,6 +272,11 @@ public final class FiberRuntime implements RuntimeContext {
 		finally {
 			backend.close();
 		}
+	}
+
+	private void closeFailed(Throwable error) {
+		log.warn("run {}: closing did not finish cleanly: {}", runId, error.toString());
+		onClose.tryEmitError(error);
 	}
 
 	@Override

@@ -51,7 +51,13 @@ final class PeerConnections {
 				Mono<Connection>[] self = new Mono[1];
 				// Evicts only itself: a newer connection to the same peer stays.
 				self[0] = transport.connect(e, name, router)
-						.doOnNext(c -> c.onClose().subscribe(null, null, () -> shared.remove(e, self[0])))
+						.doOnNext(c -> {
+							c.onClose().subscribe(null, null, () -> shared.remove(e, self[0]));
+							if (closed.getAsBoolean()) {
+								// Made while the runtime closed: closeAll may have missed it.
+								c.dispose();
+							}
+						})
 						.doOnError(error -> shared.remove(e, self[0]))
 						.cache();
 				return self[0];

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,14 +33,14 @@ public final class RunStatusWriter {
 	private final String runId;
 	private final Backend backend;
 	private final Supplier<RunStatus> status;
-	private byte[] written;
-	private byte[] published;
+	private byte @Nullable [] written;
+	private byte @Nullable [] published;
 	private long refusedAt;
 	private boolean fileWarned;
 	private boolean backendWarned;
 	private boolean statusWarned;
 	private boolean deleted;
-	private reactor.core.Disposable ticks;
+	private reactor.core.@Nullable Disposable ticks;
 
 	public RunStatusWriter(Path dir, String runId, Backend backend, Supplier<RunStatus> status) {
 		this.dir = Objects.requireNonNull(dir, "dir");

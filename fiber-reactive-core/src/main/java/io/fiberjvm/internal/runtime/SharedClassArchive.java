@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One JDK class-data archive (dynamic AppCDS) shared by every child JVM of a classpath, which about
  * halves a child's start time.
@@ -38,7 +40,7 @@ final class SharedClassArchive {
 	 * The archive for children started with {@code java} and {@code classpath}, kept in {@code dir};
 	 * {@code null} when the classpath holds anything but jars.
 	 */
-	static SharedClassArchive forClasspath(String java, String classpath, Path dir) {
+	static @Nullable SharedClassArchive forClasspath(String java, String classpath, Path dir) {
 		try {
 			MessageDigest digest = MessageDigest.getInstance("SHA-256");
 			update(digest, Path.of(java));
@@ -97,9 +99,9 @@ final class SharedClassArchive {
 	final class Lease {
 
 		private final List<String> options;
-		private final Path draft;
+		private final @Nullable Path draft;
 
-		private Lease(List<String> options, Path draft) {
+		private Lease(List<String> options, @Nullable Path draft) {
 			this.options = options;
 			this.draft = draft;
 		}

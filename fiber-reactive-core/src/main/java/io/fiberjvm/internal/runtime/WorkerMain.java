@@ -3,6 +3,7 @@ package io.fiberjvm.internal.runtime;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 
 import io.fiberjvm.LogKeys;
 import io.fiberjvm.RemoteException;
@@ -52,7 +53,7 @@ public final class WorkerMain {
 			runtime = FiberRuntime.join(config, secret, args[2], parent);
 			// Who this process is (the parent set fiber.run and fiber.process on its command line; see LogKeys).
 			LogKeys.identifyThread();
-			connection = runtime.connectionTo(parent).block(config.get(ConfigKeys.START_TIMEOUT));
+			connection = Objects.requireNonNull(runtime.connectionTo(parent).block(config.get(ConfigKeys.START_TIMEOUT)), "a connection");
 		}
 		catch (RuntimeException e) {
 			e.printStackTrace();
@@ -64,7 +65,11 @@ public final class WorkerMain {
 
 		String error = null;
 		try {
-			TargetFrame shipped = TargetFrame.decode(connection.requestResponse(ChildProtocol.TARGET, EmptyFrame.encode()).block(timeout));
+			byte[] answer = connection.requestResponse(ChildProtocol.TARGET, EmptyFrame.encode()).block(timeout);
+			if (answer == null) {
+				throw new IllegalStateException("the parent sent no target");
+			}
+			TargetFrame shipped = TargetFrame.decode(answer);
 			runtime.values().readFunction(shipped.target(), shipped.allow(), ProcessTarget.class, "this process's target").run(runtime);
 		}
 		catch (Throwable t) {
@@ -73,7 +78,8 @@ public final class WorkerMain {
 			error = RemoteException.encode(t, Math.toIntExact(config.get(ConfigKeys.MAX_FRAME_SIZE)) - 1024);
 		}
 		try {
-			EmptyFrame.check(connection.requestResponse(ChildProtocol.OUTCOME, new OutcomeFrame(error).encode()).block(timeout));
+			EmptyFrame.check(Objects.requireNonNull(connection.requestResponse(ChildProtocol.OUTCOME, new OutcomeFrame(error).encode())
+					.block(timeout), "the parent's answer"));
 		}
 		catch (RuntimeException e) {
 			System.err.println("could not report the outcome to the parent: " + e);

@@ -1,5 +1,7 @@
 package io.fiberjvm.internal.pool;
 
+import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 
 import reactor.core.publisher.Flux;
@@ -9,6 +11,7 @@ import reactor.core.publisher.Sinks;
 import io.fiberjvm.FiberProcess;
 import io.fiberjvm.ProcessFailedException;
 import io.fiberjvm.ResourceSpec;
+import io.fiberjvm.runtime.InProcessRuntime;
 
 /** A process a test runs by hand: it connects when told, and exits when told or terminated. */
 final class FakeProcess implements FiberProcess {
@@ -21,6 +24,16 @@ final class FakeProcess implements FiberProcess {
 
 	FakeProcess(String name) {
 		this.name = name;
+	}
+
+	/** A runtime whose every start is a new FakeProcess, kept in {@code byName} and its name added to {@code startOrder}. */
+	static InProcessRuntime runtimeStarting(Map<String, FakeProcess> byName, List<String> startOrder) {
+		return new InProcessRuntime(start -> Mono.fromCallable(() -> {
+			FakeProcess process = new FakeProcess(start.name());
+			byName.put(start.name(), process);
+			startOrder.add(start.name());
+			return process;
+		}));
 	}
 
 	/** It connected back and its target runs. */

@@ -10,7 +10,6 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.reactivestreams.Subscription;
 import reactor.core.publisher.BaseSubscriber;
-import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.test.StepVerifier;
 
@@ -35,12 +34,7 @@ class PoolCoreTest {
 
 	private final Map<String, FakeProcess> processes = new ConcurrentHashMap<>();
 	private final List<String> startOrder = new CopyOnWriteArrayList<>();
-	private final InProcessRuntime runtime = new InProcessRuntime(start -> Mono.fromCallable(() -> {
-		FakeProcess process = new FakeProcess(start.name());
-		processes.put(start.name(), process);
-		startOrder.add(start.name());
-		return process;
-	}));
+	private final InProcessRuntime runtime = FakeProcess.runtimeStarting(processes, startOrder);
 
 	private PoolCore core(int size, int perProcess) {
 		PoolCore core = new PoolCore(runtime, "p", size, perProcess, ResourceSpec.NONE, null, List.of(), RestartBackoff.DEFAULT);

@@ -8,7 +8,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Mono;
 import reactor.test.scheduler.VirtualTimeScheduler;
 
 import io.fiberjvm.ResourceSpec;
@@ -26,12 +25,7 @@ class WorkerFleetTest {
 	/** The processes started, by name, in the order they were asked for. */
 	private final Map<String, FakeProcess> processes = new ConcurrentHashMap<>();
 	private final List<String> startOrder = new CopyOnWriteArrayList<>();
-	private final InProcessRuntime runtime = new InProcessRuntime(start -> Mono.fromCallable(() -> {
-		FakeProcess process = new FakeProcess(start.name());
-		processes.put(start.name(), process);
-		startOrder.add(start.name());
-		return process;
-	}));
+	private final InProcessRuntime runtime = FakeProcess.runtimeStarting(processes, startOrder);
 	private final AtomicInteger retirements = new AtomicInteger();
 	private final AtomicInteger allEnded = new AtomicInteger();
 	private final PoolLifecycle lifecycle = new PoolLifecycle("p", retirements::incrementAndGet);
@@ -68,7 +62,7 @@ class WorkerFleetTest {
 		try {
 			WorkerFleet fleet = fleet(1, 1, new RestartBackoff(Duration.ofSeconds(1), Duration.ofSeconds(3)));
 			fleet.ensureWorkers();
-			assertThat(fleet.admit("p-w1")).isEqualTo(WorkerFleet.Admission.ADMITTED);
+			assertThat(fleet.admit("p-w1")).isEqualTo(Admission.ADMITTED);
 			fleet.worked("p-w1");
 			processes.get("p-w1").exit(137);
 			assertThat(startOrder).as("replaced at once").containsExactly("p-w1", "p-w2");
@@ -107,8 +101,8 @@ class WorkerFleetTest {
 		fleet.ensureWorkers();
 		processes.values().forEach(FakeProcess::run);
 		processes.values().forEach(FakeProcess::run);
-		assertThat(fleet.admit("p-w1")).isEqualTo(WorkerFleet.Admission.ADMITTED);
-		assertThat(fleet.admit("p-w2")).isEqualTo(WorkerFleet.Admission.ADMITTED);
+		assertThat(fleet.admit("p-w1")).isEqualTo(Admission.ADMITTED);
+		assertThat(fleet.admit("p-w2")).isEqualTo(Admission.ADMITTED);
 		fleet.resize(1);
 		assertThat(fleet.isRetired("p-w4")).isTrue();
 		assertThat(fleet.isRetired("p-w3")).isTrue();
@@ -118,7 +112,7 @@ class WorkerFleetTest {
 		assertThat(processes.get("p-w3").terminated).isTrue();
 		assertThat(processes.get("p-w4").terminated).isTrue();
 		assertThat(processes.get("p-w2").terminated).isFalse();
-		assertThat(fleet.admit("p-w3")).as("a session arriving for a retired worker").isEqualTo(WorkerFleet.Admission.UNKNOWN);
+		assertThat(fleet.admit("p-w3")).as("a session arriving for a retired worker").isEqualTo(Admission.UNKNOWN);
 		assertThat(fleet.size()).isEqualTo(1);
 		assertThat(fleet.counters()).as("retired workers are not lost, and none is replaced").containsExactly(4L, 0L, 0L);
 		assertThat(startOrder).hasSize(4);
@@ -131,7 +125,7 @@ class WorkerFleetTest {
 		assertThat(startOrder).containsExactly("p-p1", "p-p2");
 		processes.values().forEach(FakeProcess::run);
 		for (String worker : List.of("p-w1", "p-w2", "p-w3", "p-w4")) {
-			assertThat(fleet.admit(worker)).isEqualTo(WorkerFleet.Admission.ADMITTED);
+			assertThat(fleet.admit(worker)).isEqualTo(Admission.ADMITTED);
 			fleet.worked(worker);
 		}
 		assertThat(fleet.processes()).hasSize(2);

@@ -1,10 +1,12 @@
 package io.fiberjvm.transport.rsocket;
 
+import java.util.Objects;
+
 import io.rsocket.Payload;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import io.rsocket.RSocket;
 import org.reactivestreams.Publisher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -53,7 +55,7 @@ final class RouterResponder implements RSocket {
 			if (!first.hasValue()) {
 				return all.then(Mono.empty());
 			}
-			Payload header = first.get();
+			Payload header = Objects.requireNonNull(first.get(), "a channel's first frame");
 			String route = Frames.route(header);
 			header.release();
 			return router.requestChannel(route, all.skip(1).map(Frames::bytes))

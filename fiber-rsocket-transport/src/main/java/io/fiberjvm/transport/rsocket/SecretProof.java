@@ -8,9 +8,10 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
-
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * Proves knowledge of the run's secret without sending it: an HMAC-SHA256 over the peer's name, a
@@ -45,7 +46,7 @@ final class SecretProof {
 	}
 
 	/** Why the setup data of {@code peer} is refused, or {@code null} when it proves the secret. */
-	synchronized String refusal(byte[] data, String peer) {
+	synchronized @Nullable String refusal(byte[] data, String peer) {
 		if (data.length == 0) {
 			return "the setup frame carries no secret";
 		}
