@@ -14,10 +14,13 @@ import reactor.core.scheduler.Schedulers;
  */
 public interface AsyncCloseable extends AutoCloseable {
 
-	/** Closes when subscribed; completes once closed. Lazy, and idempotent. */
+	/**
+	 * Closes when subscribed; completes once closed, or fails with what kept it from closing cleanly once it has
+	 * closed all it could. Lazy, and idempotent.
+	 */
 	Mono<Void> closeAsync();
 
-	/** Completes once closed, whoever closed it; subscribing does not start closing. */
+	/** Completes once closed, whoever closed it, failing as {@link #closeAsync()} does; subscribing does not start closing. */
 	Mono<Void> onClose();
 
 	/**
@@ -25,6 +28,7 @@ public interface AsyncCloseable extends AutoCloseable {
 	 * such as the one that delivers a network answer): use {@link #closeAsync()} there.
 	 *
 	 * @throws IllegalStateException on a non-blocking thread
+	 * @throws RuntimeException what {@link #closeAsync()} failed with
 	 */
 	@Override
 	default void close() {

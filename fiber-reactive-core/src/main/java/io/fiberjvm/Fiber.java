@@ -19,6 +19,7 @@ import io.fiberjvm.internal.ring.ProcessRing;
 import io.fiberjvm.internal.runtime.FiberRuntime;
 import io.fiberjvm.internal.runtime.RunStatusWriter;
 import io.fiberjvm.pool.PoolBuilder;
+import io.fiberjvm.pool.PoolClosedException;
 import io.fiberjvm.queue.FiberPipe;
 import io.fiberjvm.queue.FiberQueue;
 import io.fiberjvm.ring.Ring;
@@ -164,7 +165,10 @@ public final class Fiber implements AsyncCloseable, Disposable {
 	 * {@code fiber.pool(4).initializer(...).open()}.
 	 */
 	public PoolBuilder pool(int workers) {
-		refuseIfClosed("make a pool");
+		if (runtime.isClosed()) {
+			// The error a pool's callers handle already: the same as opening a builder made before the close.
+			throw new PoolClosedException(runtime.closedMessage("make a pool"));
+		}
 		return DefaultPoolBuilder.of(runtime, workers, "pool" + pools.incrementAndGet());
 	}
 
@@ -187,8 +191,8 @@ public final class Fiber implements AsyncCloseable, Disposable {
 	/**
 	 * Closes the runtime when subscribed: terminates every pool and process it started (waiting at most the
 	 * terminate grace plus a few seconds; the backend kills whatever is left), stops listening and closes its
-	 * connections and its backend. Completes once closed; fails with what kept it from closing cleanly (a
-	 * backend that could not stop its jobs, say), once it has closed all it could. Idempotent.
+	 * connections and its backend. Completes once closed; fails with what kept it from closing cleanly (the
+	 * listener or the backend could not be closed), once it has closed all it could. Idempotent.
 	 */
 	@Override
 	public Mono<Void> closeAsync() {
@@ -220,7 +224,8 @@ public final class Fiber implements AsyncCloseable, Disposable {
 	/** Starts closing, as {@link #closeAsync()} does, and returns at once. */
 	@Override
 	public void dispose() {
-		closeAsync().subscribe();
+		// A failure to close is logged where it happens; onClose() carries it for whoever waits.
+		closeAsync().subscribe(null, error -> { });
 	}
 
 	/** Whether closing has begun. */

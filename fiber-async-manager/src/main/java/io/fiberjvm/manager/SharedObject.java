@@ -5,7 +5,6 @@ import java.io.Serializable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
@@ -38,7 +37,11 @@ abstract class SharedObject implements Serializable {
 
 	/** What an operation that always answers something answers, waiting at most {@link #BLOCKING_WAIT}. */
 	static <T> T awaitValue(Mono<T> operation) {
-		return Objects.requireNonNull(operation.block(BLOCKING_WAIT), "the manager's answer");
+		T value = operation.block(BLOCKING_WAIT);
+		if (value == null) {
+			throw new IllegalStateException("the manager answered nothing where it always answers a value");
+		}
+		return value;
 	}
 
 	private final transient ManagerSession.Shared shared;

@@ -1,6 +1,5 @@
 package io.fiberjvm.manager;
 
-import java.util.Objects;
 
 import reactor.core.publisher.Mono;
 
@@ -60,7 +59,11 @@ public final class SharedQueue<T> extends SharedObject {
 
 		/** Waits as long as it takes for an item, like {@link java.util.concurrent.BlockingQueue#take()}. */
 		public T take() {
-			return Objects.requireNonNull(queue.take().block(), "an item");
+			T item = queue.take().block();
+			if (item == null) {
+				throw new IllegalStateException(queue + " answered a take with no item; a shared queue holds no nulls");
+			}
+			return item;
 		}
 	}
 }

@@ -2,9 +2,11 @@ package io.fiberjvm.it;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
@@ -12,6 +14,7 @@ import reactor.test.StepVerifier;
 
 import io.fiberjvm.AsyncCloseable;
 import io.fiberjvm.Fiber;
+import io.fiberjvm.FiberException;
 import io.fiberjvm.FiberFunction;
 import io.fiberjvm.FiberProcess;
 import io.fiberjvm.manager.AsyncManager;
@@ -20,6 +23,9 @@ import io.fiberjvm.pool.FiberPool;
 import io.fiberjvm.pool.PoolClosedException;
 import io.fiberjvm.queue.FiberQueue;
 import io.fiberjvm.queue.QueueClosedException;
+import io.fiberjvm.runtime.RuntimeContext;
+import io.fiberjvm.transport.Endpoint;
+import io.fiberjvm.transport.Routes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -155,5 +161,57 @@ class LifecycleTest extends FiberPerTest {
 		assertThat(started.get().isAlive()).isFalse();
 		StepVerifier.create(opened.get().onClose()).expectComplete().verify(LONG);
 		assertThatThrownBy(() -> opened.get().queue(String.class)).hasMessageContaining("closed");
+	}
+
+	@Test
+	void aClosingFiberDisposesEveryServiceAndRefusesNewOnes() {
+		Fiber other = Fiber.open();
+		RuntimeContext runtime = other.runtime();
+		Endpoint self = Objects.requireNonNull(runtime.address().block(LONG), "address");
+		Disposable failing = runtime.service(FailingService.class, r -> new FailingService());
+		Disposable quiet = runtime.service(QuietService.class, r -> new QuietService());
+		assertThat(runtime.service(QuietService.class, r -> new QuietService())).as("one instance per kind").isSameAs(quiet);
+
+		// One service's failure to close keeps neither the others nor the runtime open.
+		other.close();
+		assertThat(failing.isDisposed()).isTrue();
+		assertThat(quiet.isDisposed()).isTrue();
+
+		// After the close: a service made now is closed at once, and nothing new is served, reached or opened.
+		assertThat(runtime.service(LateService.class, r -> new LateService()).isDisposed()).isTrue();
+		assertThatThrownBy(() -> runtime.serve("fiber.late/", Routes.empty())).isInstanceOf(FiberException.class)
+				.hasMessageContaining("closed").hasMessageContaining("fiber.late/");
+		StepVerifier.create(runtime.connectionTo(self))
+				.expectErrorSatisfies(e -> assertThat(e).isInstanceOf(FiberException.class).hasMessageContaining("closed"))
+				.verify(LONG);
+		assertThatThrownBy(() -> other.pool(1)).isInstanceOf(PoolClosedException.class).hasMessageContaining("closed");
+	}
+
+	/** A service that stops, then says its close failed. */
+	static final class FailingService extends QuietService {
+		@Override
+		public void dispose() {
+			super.dispose();
+			throw new IllegalStateException("this service fails to close");
+		}
+	}
+
+	/** A service that stops when disposed. */
+	static class QuietService implements Disposable {
+		private volatile boolean disposed;
+
+		@Override
+		public void dispose() {
+			disposed = true;
+		}
+
+		@Override
+		public boolean isDisposed() {
+			return disposed;
+		}
+	}
+
+	/** A service asked for once its runtime has closed. */
+	static final class LateService extends QuietService {
 	}
 }

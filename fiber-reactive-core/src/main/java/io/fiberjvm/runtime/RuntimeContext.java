@@ -89,11 +89,13 @@ public interface RuntimeContext {
 	int maxFrameSize();
 
 	/**
-	 * This runtime's one instance of a service kind, made by {@code create} on first use. A service that is
-	 * {@link Disposable} is disposed first when the runtime closes, before its processes are stopped.
+	 * This runtime's one instance of a service kind, made by {@code create} on first use (two threads asking at
+	 * once may each run {@code create}; one instance is kept and the other, if {@link Disposable}, disposed). A
+	 * service that is {@code Disposable} is disposed first when the runtime closes, before its processes are
+	 * stopped; one made once the runtime has begun closing is disposed at once.
 	 */
 	<S> S service(Class<S> kind, Function<? super RuntimeContext, ? extends S> create);
 
-	/** Completes once the runtime has closed. */
+	/** Completes once the runtime has closed; fails with what kept it from closing cleanly. */
 	Mono<Void> onClose();
 }

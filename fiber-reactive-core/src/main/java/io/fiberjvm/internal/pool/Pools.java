@@ -6,6 +6,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
 
 import io.fiberjvm.backend.RunStatus;
@@ -16,6 +18,8 @@ import io.fiberjvm.runtime.RuntimeContext;
  * The open pools of one runtime: listed for {@code fiber ps}, and terminated first when the runtime closes.
  */
 public final class Pools implements Disposable {
+
+	private static final Logger log = LoggerFactory.getLogger(Pools.class);
 
 	private final Set<PoolCore> open = ConcurrentHashMap.newKeySet();
 	private volatile boolean disposed;
@@ -62,7 +66,15 @@ public final class Pools implements Disposable {
 	@Override
 	public void dispose() {
 		disposed = true;
-		new ArrayList<>(open).forEach(PoolCore::terminate);
+		for (PoolCore pool : new ArrayList<>(open)) {
+			try {
+				pool.terminate();
+			}
+			catch (RuntimeException e) {
+				// One pool's failure must not leave the others running.
+				log.warn("terminating pool {} failed", pool.name(), e);
+			}
+		}
 	}
 
 	@Override

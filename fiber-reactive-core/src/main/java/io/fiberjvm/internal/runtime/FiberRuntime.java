@@ -65,6 +65,7 @@ public final class FiberRuntime implements RuntimeContext {
 	private final ProcessLauncher launcher;
 	private final Map<Class<?>, Object> services = new ConcurrentHashMap<>();
 	private final AtomicBoolean closed = new AtomicBoolean();
+	private final AtomicBoolean released = new AtomicBoolean();
 	private final Sinks.Empty<Void> onClose = Sinks.empty();
 
 	private FiberRuntime(FiberConfig config, String secret, @Nullable String name, @Nullable Endpoint parent) {
@@ -188,19 +189,34 @@ public final class FiberRuntime implements RuntimeContext {
 		Objects.requireNonNull(kind, "kind");
 		Objects.requireNonNull(create, "create");
 		Object known = services.get(kind);
-		if (known == null) {
-			// Made outside the map, so a service's factory may ask for another service.
-			Object made = Objects.requireNonNull(create.apply(this), "a service");
-			known = services.putIfAbsent(kind, made);
-			if (known == null) {
-				known = made;
+		if (known != null) {
+			return kind.cast(known);
+		}
+		// Made outside the map, so a service's factory may ask for another service.
+		Object made = Objects.requireNonNull(create.apply(this), "a service");
+		Object raced = services.putIfAbsent(kind, made);
+		if (raced != null) {
+			// Another thread made one first: that one is the service, this one is never used.
+			dispose(made);
+			return kind.cast(raced);
+		}
+		if (closed.get()) {
+			// Made while or after the runtime closed, perhaps after closing looked: closed too, it refuses what it would serve.
+			dispose(made);
+		}
+		return kind.cast(made);
+	}
+
+	private void dispose(Object service) {
+		if (service instanceof Disposable disposable) {
+			try {
+				disposable.dispose();
+			}
+			catch (RuntimeException e) {
+				// One service's failure must not keep the others, the processes and the port open.
+				log.warn("run {}: closing {} failed", runId, service, e);
 			}
 		}
-		if (closed.get() && known instanceof Disposable late) {
-			// Made while or after the runtime closed: it is closed too, so it refuses what it would serve.
-			late.dispose();
-		}
-		return kind.cast(known);
 	}
 
 	/** The backend jobs run on. */
@@ -230,34 +246,31 @@ public final class FiberRuntime implements RuntimeContext {
 
 	/** The error for {@code what} (a verb phrase: "make a queue") once the runtime is closed. */
 	public FiberException closedError(String what) {
-		return new FiberException("this Fiber (run " + runId + ") is closed; cannot " + what);
+		return new FiberException(closedMessage(what));
+	}
+
+	/** The message of {@link #closedError}, for an error of a more telling type. */
+	public String closedMessage(String what) {
+		return "this Fiber (run " + runId + ") is closed; cannot " + what;
 	}
 
 	/**
 	 * Closes when subscribed: disposes its disposable services (pools end first), terminates every process it
 	 * started (waiting at most the terminate grace plus a few seconds; the backend kills what is left), stops
-	 * listening and closes its connections and its backend. Completes once closed; idempotent.
+	 * listening and closes its connections and its backend. Completes once closed, or fails with what kept the
+	 * listener or the backend from closing (a service whose disposal throws is logged, and the rest still close);
+	 * idempotent.
 	 */
 	public Mono<Void> closeAsync() {
 		return Mono.defer(() -> {
 			if (closed.compareAndSet(false, true)) {
-				for (Object service : new ArrayList<>(services.values())) {
-					if (service instanceof Disposable disposable) {
-						try {
-							disposable.dispose();
-						}
-						catch (RuntimeException e) {
-							// One service's failure must not keep the others, the processes and the port open.
-							log.warn("run {}: closing {} failed: {}", runId, service, e.toString());
-						}
-					}
-				}
+				new ArrayList<>(services.values()).forEach(this::dispose);
 				Duration wait = config.get(ConfigKeys.TERMINATE_GRACE).plusSeconds(5);
 				Mono<Void> release = Mono.fromRunnable(this::release);
 				launcher.terminateAll(wait)
 						// Releasing may block (a backend's API calls); a scheduler shut down already leaves it to this thread.
 						.then(release.subscribeOn(Schedulers.boundedElastic())
-								.onErrorResume(RejectedExecutionException.class, rejected -> release))
+								.onErrorResume(RejectedExecutionException.class, rejected -> released.get() ? Mono.error(rejected) : release))
 						.subscribe(null, this::closeFailed, onClose::tryEmitEmpty);
 			}
 			return onClose.asMono();
@@ -265,6 +278,9 @@ public final class FiberRuntime implements RuntimeContext {
 	}
 
 	private void release() {
+		if (!released.compareAndSet(false, true)) {
+			return;
+		}
 		try {
 			peers.closeAll();
 			listener.close();
@@ -275,7 +291,7 @@ public final class FiberRuntime implements RuntimeContext {
 	}
 
 	private void closeFailed(Throwable error) {
-		log.warn("run {}: closing did not finish cleanly: {}", runId, error.toString());
+		log.warn("run {}: closing did not finish cleanly", runId, error);
 		onClose.tryEmitError(error);
 	}
 

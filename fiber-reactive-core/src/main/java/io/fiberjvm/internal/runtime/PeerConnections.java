@@ -51,13 +51,8 @@ final class PeerConnections {
 				Mono<Connection>[] self = new Mono[1];
 				// Evicts only itself: a newer connection to the same peer stays.
 				self[0] = transport.connect(e, name, router)
-						.doOnNext(c -> {
-							c.onClose().subscribe(null, null, () -> shared.remove(e, self[0]));
-							if (closed.getAsBoolean()) {
-								// Made while the runtime closed: closeAll may have missed it.
-								c.dispose();
-							}
-						})
+						.flatMap(c -> openOrRefused(c, e))
+						.doOnNext(c -> c.onClose().subscribe(null, null, () -> shared.remove(e, self[0])))
 						.doOnError(error -> shared.remove(e, self[0]))
 						.cache();
 				return self[0];
@@ -68,7 +63,16 @@ final class PeerConnections {
 	Mono<Connection> dedicated(Endpoint endpoint) {
 		Objects.requireNonNull(endpoint, "endpoint");
 		return Mono.defer(() -> closed.getAsBoolean() ? Mono.error(closedError.apply("connect to " + endpoint))
-				: transport.connect(endpoint, name, router));
+				: transport.connect(endpoint, name, router).flatMap(c -> openOrRefused(c, endpoint)));
+	}
+
+	/** A connection made while the runtime closed is closed at once (closing may have missed it) and refused. */
+	private Mono<Connection> openOrRefused(Connection connection, Endpoint endpoint) {
+		if (closed.getAsBoolean()) {
+			connection.dispose();
+			return Mono.error(closedError.apply("connect to " + endpoint));
+		}
+		return Mono.just(connection);
 	}
 
 	/** Closes every shared connection. */
