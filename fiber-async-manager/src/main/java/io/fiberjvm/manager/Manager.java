@@ -23,9 +23,9 @@ import io.fiberjvm.FiberProcess;
  * (a manager lives as long as its run). Handles work in every job-backed process they reach: shipped
  * targets, pool functions and arguments, arguments to managed objects. Operations are lazy: nothing is
  * sent until the Mono is subscribed, and each subscription runs the operation again. A
- * {@link SharedQueue}'s items are delivered at most once. Values of classes outside the run's
- * allow-list inside a container (a {@code List<Point>}) need {@code fiber.serial-allow}: only the
- * outer value's own package is admitted by its sender.
+ * {@link SharedQueue}'s items are delivered at most once. Values travel through the run's one codec
+ * (see {@code ShippedValues}): a class outside the run's allow-list is refused at the call that sends it,
+ * naming the {@code fiber.serial-allow} pattern to add.
  */
 public interface Manager extends AsyncCloseable, Disposable {
 

@@ -154,7 +154,7 @@ final class ManagerHost implements ProcessTarget {
 		@Nullable Object[] args = new Object[call.args().size()];
 		for (int i = 0; i < args.length; i++) {
 			int index = i;
-			args[i] = values.read(call.args().get(index), call.allow(), "argument " + index + " of the constructor of " + call.name());
+			args[i] = values.read(call.args().get(index), "argument " + index + " of the constructor of " + call.name());
 		}
 		if (registration.factory() != null) {
 			java.util.function.Function<@Nullable Object[], Object> factory = values.readFunction(
@@ -229,7 +229,7 @@ final class ManagerHost implements ProcessTarget {
 		@Nullable Object[] args = new Object[call.args().size()];
 		for (int i = 0; i < args.length; i++) {
 			// Handles (queues, shared objects) passed as arguments are read as handles of this process.
-			args[i] = values.read(call.args().get(i), call.allow(), "argument " + i + " of " + call.name());
+			args[i] = values.read(call.args().get(i), "argument " + i + " of " + call.name());
 		}
 		return args;
 	}
@@ -265,7 +265,7 @@ final class ManagerHost implements ProcessTarget {
 				if (bytes != null && bytes.length > maxError * 16L) {
 					throw new CodecException("the result is " + bytes.length + " bytes, more than a frame (fiber.max-frame-size) carries");
 				}
-				return new Answer(id, false, ShippedValues.allowFor(value), bytes);
+				return new Answer(id, false, bytes);
 			}
 			catch (CodecException e) {
 				return failure(id, e);

@@ -2,7 +2,6 @@ package io.fiberjvm.manager;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -212,7 +211,6 @@ final class ManagerSession implements AsyncManager {
 	/** Sends a call now and returns its result, replayed to every subscriber. */
 	private Mono<Object> send(CallFrame.Mode mode, long object, String name, List<String> parameterTypes, Object[] args, String what) {
 		List<byte[]> encoded = new ArrayList<>(args.length);
-		List<String> allow = new ArrayList<>();
 		try {
 			for (int i = 0; i < args.length; i++) {
 				int index = i;
@@ -222,10 +220,6 @@ final class ManagerSession implements AsyncManager {
 						return "argument " + index + " of " + what;
 					}
 				}));
-				String pattern = ShippedValues.allowFor(args[i]);
-				if (pattern != null && !allow.contains(pattern)) {
-					allow.add(pattern);
-				}
 			}
 		}
 		catch (CodecException e) {
@@ -233,7 +227,7 @@ final class ManagerSession implements AsyncManager {
 		}
 		long id = calls.incrementAndGet();
 		Sinks.One<Object> result = Sinks.one();
-		byte[] frame = new CallFrame(mode, id, object, name, parameterTypes, allow, encoded).encode();
+		byte[] frame = new CallFrame(mode, id, object, name, parameterTypes, encoded).encode();
 		if (frame.length > maxCall) {
 			return Mono.error(new CodecException(what + " is " + frame.length + " bytes with its arguments, more than a frame "
 					+ "(fiber.max-frame-size) carries; send large data through a queue or in parts"));
@@ -285,8 +279,7 @@ final class ManagerSession implements AsyncManager {
 			return;
 		}
 		try {
-			Object value = values.read(answer.bytes(), answer.allow() == null ? List.of() : List.of(answer.allow()),
-					"the result of " + call.what());
+			Object value = values.read(answer.bytes(), "the result of " + call.what());
 			if (value == null) {
 				call.result().tryEmitEmpty();
 			}

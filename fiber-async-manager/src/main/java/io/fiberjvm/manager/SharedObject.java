@@ -66,15 +66,10 @@ abstract class SharedObject implements Serializable {
 		return Mono.defer(() -> {
 			ShippedValues values = shared.runtime().values();
 			List<byte[]> encoded = new ArrayList<>(args.length);
-			List<String> allow = new ArrayList<>();
 			for (int i = 0; i < args.length; i++) {
 				encoded.add(values.write(args[i], "argument " + i + " of " + operation + " on " + description));
-				String pattern = ShippedValues.allowFor(args[i]);
-				if (pattern != null && !allow.contains(pattern)) {
-					allow.add(pattern);
-				}
 			}
-			byte[] frame = new CallFrame(CallFrame.Mode.CALL, 0, 0, operation, List.of(), allow, encoded).encode();
+			byte[] frame = new CallFrame(CallFrame.Mode.CALL, 0, 0, operation, List.of(), encoded).encode();
 			return shared.runtime().connectionTo(Endpoint.parse(shared.address()))
 					.flatMap(connection -> connection.requestResponse(route + operation, frame))
 					// Only a failure to reach the manager means it is lost; the operation's own errors pass as they are.
@@ -87,8 +82,7 @@ abstract class SharedObject implements Serializable {
 							return Mono.error(new CodecException("the answer to " + operation + " on " + description
 									+ " arrived as an error frame; errors travel as remote exceptions"));
 						}
-						return Mono.justOrEmpty(values.read(answer.bytes(), answer.allow() == null ? List.of() : List.of(answer.allow()),
-								"the result of " + operation + " on " + description));
+						return Mono.justOrEmpty(values.read(answer.bytes(), "the result of " + operation + " on " + description));
 					});
 		});
 	}

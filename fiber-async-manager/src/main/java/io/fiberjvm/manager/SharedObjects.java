@@ -77,7 +77,7 @@ final class SharedObjects {
 			CallFrame call = CallFrame.decode(data);
 			@Nullable Object[] args = new Object[call.args().size()];
 			for (int i = 0; i < args.length; i++) {
-				args[i] = values.read(call.args().get(i), call.allow(), "argument " + i + " of " + kind + " " + parts[1] + "." + op);
+				args[i] = values.read(call.args().get(i), "argument " + i + " of " + kind + " " + parts[1] + "." + op);
 			}
 			String key = kind + "/" + parts[1];
 			// Off the network thread: a shipped function (compute, update) may take its time.
@@ -94,7 +94,7 @@ final class SharedObjects {
 
 	/** Encodes under the object's lock, so the copy that travels is never torn by a concurrent change. */
 	private byte[] encode(@Nullable Object value) {
-		return AnswerFrame.encode(new Answer(0, false, ShippedValues.allowFor(value), values.write(value, "the result")));
+		return AnswerFrame.encode(new Answer(0, false, values.write(value, "the result")));
 	}
 
 	@SuppressWarnings("unchecked")

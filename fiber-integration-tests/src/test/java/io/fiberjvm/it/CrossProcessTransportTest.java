@@ -59,7 +59,7 @@ class CrossProcessTransportTest {
 	@Test
 	void slowConsumerInThisJvmHoldsBackTheProducerInTheOther() throws Exception {
 		Connection peer = peer();
-		Messenger messenger = Messenger.over(peer, Codec.smile());
+		Messenger messenger = Messenger.over(peer, Codec.standard());
 		MeteredSubscriber<byte[]> slow = new MeteredSubscriber<>(10);
 		peer.requestStream("firehose", new byte[0]).subscribe(slow);
 		for (int round = 0; round < 10; round++) {
@@ -75,7 +75,7 @@ class CrossProcessTransportTest {
 	@Test
 	void aPeerThatStopsAnsweringIsNoticedByKeepAlive() throws Exception {
 		Connection peer = peer();
-		StepVerifier.create(Messenger.over(peer, Codec.smile()).request("produced", "?", Long.class))
+		StepVerifier.create(Messenger.over(peer, Codec.standard()).request("produced", "?", Long.class))
 				.expectNext(0L)
 				.verifyComplete();
 		// A stopped process keeps its socket open; only missing keep-alives can reveal it.

@@ -44,7 +44,7 @@ class TwoRuntimesQueueTest {
 	@SuppressWarnings("unchecked")
 	private <T> FiberQueue<T> shipToGuest(FiberQueue<T> queue) {
 		byte[] bytes = host.runtime().values().write(queue, "the queue");
-		return (FiberQueue<T>) guest.runtime().values().read(bytes, List.of(), "the queue");
+		return (FiberQueue<T>) guest.runtime().values().read(bytes, "the queue");
 	}
 
 	@Test

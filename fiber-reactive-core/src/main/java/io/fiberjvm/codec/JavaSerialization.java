@@ -18,12 +18,14 @@ import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Java serialization for shipped functions, targets and values, read behind an {@link ObjectInputFilter} allow-list.
+ * Java serialization for shipped functions, targets and values, behind an {@link ObjectInputFilter} allow-list
+ * applied on both sides.
  *
- * <p>Values travel through a {@link Codec}; this class exists because lambdas and task objects
- * cannot. Reading accepts the classes a serializable lambda is made of (the JDK's value types,
- * {@code SerializedLambda}, Fiber's own classes) plus the patterns given; anything else is refused
- * with a {@link CodecException} naming the class. Depth, references and array lengths are bounded.
+ * <p>The allow-list accepts the classes a serializable lambda is made of (the JDK's value types,
+ * {@code SerializedLambda}, Fiber's own classes) plus the patterns given. Writing checks every class it writes
+ * against the same list, and that the class can be created again on reading, so a value the other side would
+ * refuse fails at the sender with a one-line {@link CodecException} naming the class and the fix. Reading
+ * refuses anything else with a {@link CodecException} naming the class. Depth and references are bounded.
  */
 final class JavaSerialization {
 
@@ -47,7 +49,7 @@ final class JavaSerialization {
 		patterns.addAll(BUILT_IN);
 		patterns.addAll(extraPatterns);
 		this.allowed = String.join(";", patterns);
-		this.filter = ObjectInputFilter.Config.createFilter(allowed + ";maxdepth=64;maxrefs=1000000;maxarray=16777216;!*");
+		this.filter = ObjectInputFilter.Config.createFilter(allowed + ";maxdepth=64;maxrefs=1000000;!*");
 	}
 
 	/** A reader and writer that accepts the built-in patterns plus {@code extraPatterns}. */
@@ -80,22 +82,46 @@ final class JavaSerialization {
 		return patterns;
 	}
 
-	/** Writes a serializable object, or fails naming the part that is not serializable. */
+	/**
+	 * Writes a serializable object whose every class this allow-list admits and can create again, or fails
+	 * naming the class and the fix.
+	 */
 	byte[] write(Serializable value) {
 		Objects.requireNonNull(value, "value");
 		ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-		try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+		try (ObjectOutputStream out = new CheckingOutput(bytes)) {
 			out.writeObject(value);
 		}
 		catch (NotSerializableException e) {
-			throw new CodecException("cannot ship " + value.getClass().getName() + ": it holds a "
-					+ e.getMessage() + ", which is not Serializable (a lambda captures every variable it uses)", e);
+			throw new CodecException("cannot send a " + value.getClass().getName() + ": it holds a " + e.getMessage()
+					+ ", which is not Serializable; make it implement java.io.Serializable (a lambda captures every variable it uses)", e);
 		}
 		catch (IOException e) {
-			throw new CodecException("cannot ship " + value.getClass().getName() + ": " + e.getMessage(), e);
+			throw new CodecException("cannot send a " + value.getClass().getName() + ": " + e.getMessage(), e);
 		}
 		return bytes.toByteArray();
 	}
+
+	/** Why a reader with this allow-list could not create {@code type} again, or null when it can. */
+	@Nullable String refusal(Class<?> type) {
+		return refusals.get(type);
+	}
+
+	private final ClassValue<@Nullable String> refusals = new ClassValue<>() {
+		@Override
+		protected @Nullable String computeValue(Class<?> type) {
+			ObjectInputFilter.Status status = filter.checkInput(new ClassOnly(type));
+			if (status == ObjectInputFilter.Status.REJECTED) {
+				Class<?> named = type;
+				while (named.isArray()) {
+					named = named.getComponentType();
+				}
+				return "a " + named.getName() + ", which other processes refuse to read: add " + packagePattern(named)
+						+ " to serial-allow (for example -Dfiber.serial-allow=" + packagePattern(named) + ")";
+			}
+			return Creators.missing(type);
+		}
+	};
 
 	/** Reads what {@link #write} wrote, refusing classes outside the allow-list. */
 	<T> T read(byte[] bytes, Class<T> expected) {
@@ -144,6 +170,62 @@ final class JavaSerialization {
 	/** Whether {@code in} is reading for a runtime that resolves handles. */
 	static boolean resolves(ObjectInputStream in) {
 		return in instanceof ResolvingInput reading && reading.resolver != null;
+	}
+
+	/** Checks each class it writes as a reader would, so what a reader would refuse fails here. */
+	private final class CheckingOutput extends ObjectOutputStream {
+
+		CheckingOutput(ByteArrayOutputStream bytes) throws IOException {
+			super(bytes);
+		}
+
+		@Override
+		protected void annotateClass(Class<?> type) {
+			if (failing(type)) {
+				return;
+			}
+			String refused = refusal(type);
+			if (refused != null) {
+				throw new CodecException("cannot send " + refused);
+			}
+		}
+
+		@Override
+		protected void annotateProxyClass(Class<?> type) {
+			annotateClass(type);
+		}
+
+		/**
+		 * Whether the stream is writing its own failure: after a write fails, the stream writes the exception
+		 * (a {@code java.io} one) before it throws it, and that exception must reach the caller as it is.
+		 */
+		private static boolean failing(Class<?> type) {
+			return Throwable.class.isAssignableFrom(type) && type.getName().startsWith("java.io.");
+		}
+	}
+
+	/** What the filter sees of a class descriptor: the class alone, within every limit. */
+	private record ClassOnly(Class<?> serialClass) implements ObjectInputFilter.FilterInfo {
+
+		@Override
+		public long arrayLength() {
+			return -1;
+		}
+
+		@Override
+		public long depth() {
+			return 1;
+		}
+
+		@Override
+		public long references() {
+			return 0;
+		}
+
+		@Override
+		public long streamBytes() {
+			return 0;
+		}
 	}
 
 	/** Reads classes through the context class loader, and hands each object read to a resolver. */

@@ -10,45 +10,45 @@ import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How values, functions and targets travel between the processes of a run (pool task arguments and results,
- * manager calls, ring values, shipped lambdas): a tag byte, then either a compact form for the types tasks
- * pass most (boxed numbers, strings, primitive arrays), which costs far less than Java serialization, or Java
- * serialization read behind this process's allow-list plus the packages the sender names for the value's own
- * class (never wildcards over everything).
+ * The one codec of a run: how every value travels between its processes (pool task arguments and results,
+ * queue items, manager calls and results, shared objects, ring values) and how functions and targets travel.
+ *
+ * <p>A value is a tag byte, then either a compact form for the types tasks pass most (boxed numbers, strings,
+ * primitive arrays), which costs far less than Java serialization, or Java serialization behind the run's
+ * allow-list: the built-in patterns, the program's own package tree and {@code serial-allow}. Every process of a
+ * run reads with the same list, and writing checks each class against it, so a value another process would
+ * refuse, or could not create again, fails at the sender's call with a one-line {@link CodecException} naming
+ * the class and the fix. A function or target may also name its own class's package, which its reader admits
+ * for that function alone.
  *
  * <p>One instance belongs to one runtime: every object it reads passes through that runtime's resolver, which
  * turns handles (a queue's, a shared object's) into handles of the reading runtime.
  */
-public final class ShippedValues {
+public final class ShippedValues implements Codec {
 
 	private final List<String> localAllow;
 	private final @Nullable UnaryOperator<Object> resolver;
-	private final JavaSerialization writer;
-	private final Map<List<String>, JavaSerialization> readers = new ConcurrentHashMap<>();
+	private final JavaSerialization values;
+	private final Map<List<String>, JavaSerialization> withSender = new ConcurrentHashMap<>();
 
-	/** Reads with this process's allow-list patterns ({@code fiber.serial-allow}) plus the built-in ones; resolves nothing. */
+	/** Reads and writes with the run's allow-list patterns beside the built-in ones; resolves nothing. */
 	public ShippedValues(List<String> localAllow) {
 		this(localAllow, null);
 	}
 
 	/**
-	 * Reads with this process's allow-list patterns plus the built-in ones, and replaces each object read with
-	 * what {@code resolver} makes of it.
+	 * Reads and writes with the run's allow-list patterns beside the built-in ones, and replaces each object read
+	 * with what {@code resolver} makes of it.
 	 */
 	public ShippedValues(List<String> localAllow, @Nullable UnaryOperator<Object> resolver) {
 		this.localAllow = List.copyOf(localAllow);
 		this.resolver = resolver;
-		this.writer = JavaSerialization.allowing(this.localAllow);
+		this.values = JavaSerialization.allowing(this.localAllow);
 	}
 
 	/** The allow-list pattern that admits the package of {@code type}: {@code com.acme.*}. */
 	public static String packagePattern(Class<?> type) {
 		return JavaSerialization.packagePattern(Objects.requireNonNull(type, "type"));
-	}
-
-	/** The allow-list pattern a reader needs for the value's own class, or null for none. */
-	public static @Nullable String allowFor(@Nullable Object value) {
-		return value == null || CompactValues.handles(value) ? null : JavaSerialization.packagePattern(value.getClass());
 	}
 
 	/**
@@ -59,7 +59,10 @@ public final class ShippedValues {
 		return JavaSerialization.resolves(in);
 	}
 
-	/** The bytes of {@code value} ({@code null} for null); {@code what} names it in an error (its text is made only then). */
+	/**
+	 * The bytes of {@code value} ({@code null} for null), refused here when another process of the run could not
+	 * read it; {@code what} names it in an error (its text is made only then).
+	 */
 	public byte @Nullable [] write(@Nullable Object value, Object what) {
 		if (value == null) {
 			return null;
@@ -69,11 +72,12 @@ public final class ShippedValues {
 			return compact;
 		}
 		if (!(value instanceof Serializable serializable)) {
-			throw new CodecException(what + " is a " + value.getClass().getName() + ", which is not Serializable");
+			throw new CodecException(what + " is a " + value.getClass().getName()
+					+ ", which is not Serializable: make it implement java.io.Serializable");
 		}
 		byte[] serialized;
 		try {
-			serialized = writer.write(serializable);
+			serialized = values.write(serializable);
 		}
 		catch (CodecException e) {
 			throw new CodecException(what + ": " + e.getMessage(), e);
@@ -84,8 +88,8 @@ public final class ShippedValues {
 		return tagged;
 	}
 
-	/** Reads what {@link #write} wrote; the sender's patterns name the packages of the value's classes. */
-	public @Nullable Object read(byte @Nullable [] bytes, List<String> senderAllow, Object what) {
+	/** Reads what {@link #write} wrote. */
+	public @Nullable Object read(byte @Nullable [] bytes, Object what) {
 		if (bytes == null) {
 			return null;
 		}
@@ -101,39 +105,62 @@ public final class ShippedValues {
 			}
 		}
 		try {
-			return reader(senderAllow).read(java.util.Arrays.copyOfRange(bytes, 1, bytes.length), Object.class, resolver);
+			return values.read(java.util.Arrays.copyOfRange(bytes, 1, bytes.length), Object.class, resolver);
 		}
 		catch (CodecException e) {
 			throw new CodecException(what + " cannot be read: " + e.getMessage(), e);
 		}
 	}
 
-	/** The Java-serialized bytes of a function, initializer or target, for {@link #readFunction}. */
+	@Override
+	public byte[] encode(Object value) {
+		return Objects.requireNonNull(write(Objects.requireNonNull(value, "value"), "the value"));
+	}
+
+	@Override
+	public <T> T decode(byte[] bytes, Class<T> type) {
+		Objects.requireNonNull(bytes, "bytes");
+		Objects.requireNonNull(type, "type");
+		String what = "a " + type.getName();
+		Object value = read(bytes, what);
+		if (!type.isInstance(value)) {
+			throw new CodecException(what + " was expected, but the value is " + (value == null ? "null" : "a " + value.getClass().getName()));
+		}
+		return type.cast(value);
+	}
+
+	/**
+	 * The Java-serialized bytes of a function, initializer or target, for {@link #readFunction} with
+	 * {@link #packagePattern} of its class.
+	 */
 	public byte[] writeFunction(Serializable function, String what) {
 		try {
-			return writer.write(function);
+			return serialization(List.of(packagePattern(function.getClass()))).write(function);
 		}
 		catch (CodecException e) {
 			throw new CodecException(what + ": " + e.getMessage(), e);
 		}
 	}
 
-	/** Reads a shipped function, initializer or target as {@code type}. */
+	/** Reads a shipped function, initializer or target as {@code type}, admitting the packages its sender named. */
 	public <T> T readFunction(byte[] bytes, List<String> senderAllow, Class<T> type, String what) {
 		try {
-			return reader(senderAllow).read(bytes, type, resolver);
+			return serialization(senderAllow).read(bytes, type, resolver);
 		}
 		catch (CodecException e) {
 			throw new CodecException(what + " cannot be read: " + e.getMessage(), e);
 		}
 	}
 
-	private JavaSerialization reader(List<String> senderAllow) {
-		if (readers.size() > 1024) {
-			// Each distinct set of sender packages makes a reader; never let that grow without end.
-			readers.clear();
+	private JavaSerialization serialization(List<String> senderAllow) {
+		if (senderAllow.isEmpty()) {
+			return values;
 		}
-		return readers.computeIfAbsent(List.copyOf(senderAllow),
+		if (withSender.size() > 1024) {
+			// Each distinct set of sender packages makes a reader; never let that grow without end.
+			withSender.clear();
+		}
+		return withSender.computeIfAbsent(List.copyOf(senderAllow),
 				sender -> JavaSerialization.allowing(JavaSerialization.withSenderPatterns(localAllow, sender)));
 	}
 }

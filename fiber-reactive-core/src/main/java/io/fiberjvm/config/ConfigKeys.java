@@ -95,9 +95,14 @@ public final class ConfigKeys {
 			"Child JVMs share one class-data archive (JDK AppCDS) when the classpath is made of jars only, which about halves their start time; the first child writes it to java.io.tmpdir/fiber-cds.",
 			ConfigKeys::bool));
 
-	/** Extra classes that Java deserialization may create, as ObjectInputFilter patterns. */
+	/** Extra classes that values and functions may contain, as ObjectInputFilter patterns. */
 	public static final ConfigKey<List<String>> SERIAL_ALLOW = register(new ConfigKey<>("serial-allow", "list (commas)", "",
-			"Extra classes that shipped functions may contain, as ObjectInputFilter patterns (com.acme.*, com.acme.**).",
+			"Extra classes that values and shipped functions may contain, beside the JDK's value types, Fiber's own and the program's packages, as ObjectInputFilter patterns (com.acme.*, com.acme.**).",
+			ConfigKeys::serialPatterns));
+
+	/** The program's own package trees, whose classes travel between processes without being listed. */
+	public static final ConfigKey<List<String>> PROGRAM_PACKAGES = register(new ConfigKey<>("program-packages", "list (commas)", "",
+			"The program's own classes, which values and functions may contain without serial-allow, as ObjectInputFilter patterns; empty means the package tree of the class that opened the Fiber (its first two names: com.acme.**).",
 			ConfigKeys::serialPatterns));
 
 	/** The GPU device ids the local backend hands out. */

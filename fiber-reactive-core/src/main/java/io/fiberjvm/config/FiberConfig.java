@@ -145,6 +145,32 @@ public final class FiberConfig {
 		return (T) value;
 	}
 
+	/**
+	 * This configuration with {@code key} set to {@code text}, which children inherit: what a runtime decides for
+	 * its whole run. Fails as {@link #resolve} does when the text is not a value of the key.
+	 */
+	public FiberConfig with(ConfigKey<?> key, String text, String source) {
+		Objects.requireNonNull(key, "key");
+		Objects.requireNonNull(text, "text");
+		Objects.requireNonNull(source, "source");
+		Object value;
+		try {
+			value = key.parse(text);
+		}
+		catch (IllegalArgumentException e) {
+			throw new ConfigException(key.name(), "bad value for configuration key '" + key.name() + "' from " + source
+					+ ": " + e.getMessage() + " (expected a " + key.type() + ")", e);
+		}
+		Map<ConfigKey<?>, Object> newValues = new LinkedHashMap<>(values);
+		Map<ConfigKey<?>, String> newTexts = new LinkedHashMap<>(texts);
+		Map<ConfigKey<?>, String> newSources = new LinkedHashMap<>(sources);
+		newValues.put(key, value);
+		newTexts.put(key, text);
+		newSources.put(key, source);
+		return new FiberConfig(Collections.unmodifiableMap(newValues), Collections.unmodifiableMap(newTexts),
+				Collections.unmodifiableMap(newSources));
+	}
+
 	/** Where the value of {@code key} came from, for messages: "default", "environment variable FIBER_PORT", .... */
 	public String sourceOf(ConfigKey<?> key) {
 		return sources.getOrDefault(key, "default");

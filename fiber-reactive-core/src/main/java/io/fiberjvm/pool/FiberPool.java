@@ -41,9 +41,11 @@ import io.fiberjvm.FiberProcess;
  * twice. Results reach the subscriber on a {@code boundedElastic} worker, where blocking is allowed.</li>
  * <li><b>Cancellation</b> stops dispatch: queued tasks of a cancelled call are dropped, and results of
  * those already running are discarded.</li>
- * <li><b>Values</b> (arguments and results) travel with Java serialization behind the run's
- * allow-list: the classes of the function's package, of each argument's and result's own class, the
- * JDK value types and {@code fiber.serial-allow}.</li>
+ * <li><b>Values</b> (arguments and results) travel through the run's one codec, as queue items and
+ * manager calls do: compact forms for numbers, strings and primitive arrays, Java serialization behind
+ * the run's allow-list otherwise (the JDK value types, the program's package tree,
+ * {@code fiber.serial-allow}; a function may also hold classes of its own package). An argument the
+ * workers would refuse fails the call that sends it, naming the pattern to add.</li>
  * </ul>
  * Options ({@link #idempotent}, {@link #retry}, {@link #chunkSize}) return a view of the same pool
  * with that option changed; the original is unchanged.

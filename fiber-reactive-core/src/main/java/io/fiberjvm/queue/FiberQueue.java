@@ -17,7 +17,9 @@ import io.fiberjvm.AsyncCloseable;
  *
  * <p>The queue lives in the process that created it (its host). A handle travels to any job-backed
  * process of the same run, captured by a shipped lambda or target, as the host's address, the queue's
- * id and its item type; calls from there go over the run's transport.
+ * id and its item type; calls from there go over the run's transport. Items travel through the run's one
+ * codec, as pool arguments do: an item another process could not read fails its {@code put} or
+ * {@code send}, naming the class and the fix, and nothing is enqueued.
  *
  * <p>What is guaranteed:
  * <ul>

@@ -9,7 +9,6 @@ import reactor.core.publisher.Mono;
 
 import io.fiberjvm.FiberProcess;
 import io.fiberjvm.ResourceSpec;
-import io.fiberjvm.codec.Codec;
 import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.config.FiberConfig;
 import io.fiberjvm.transport.Connection;
@@ -77,13 +76,10 @@ public interface RuntimeContext {
 	boolean jobsRunOnThisMachine();
 
 	/**
-	 * How this runtime writes and reads values that travel between processes: the run's allow-list applied,
-	 * and handles read back as handles of this runtime.
+	 * The run's one codec, through which every value that travels between processes is written and read: the
+	 * run's allow-list applied on both sides, and handles read back as handles of this runtime.
 	 */
 	ShippedValues values();
-
-	/** The codec queue items travel through. */
-	Codec codec();
 
 	/** The largest frame the transport carries, in bytes. */
 	int maxFrameSize();

@@ -28,6 +28,8 @@ import io.fiberjvm.codec.CodecException;
  */
 public final class Routes implements Router {
 
+	private static final Routes EMPTY = empty(Codec.standard());
+
 	private final Codec codec;
 	private final Map<String, Function<byte[], Mono<byte[]>>> responses;
 	private final Map<String, Function<byte[], Publisher<byte[]>>> streams;
@@ -51,9 +53,9 @@ public final class Routes implements Router {
 		this.channelFamilies = channelFamilies;
 	}
 
-	/** An empty table whose typed handlers use the Smile codec. */
+	/** An empty table whose typed handlers use {@link Codec#standard()}. */
 	public static Routes empty() {
-		return empty(Codec.smile());
+		return EMPTY;
 	}
 
 	/** An empty table whose typed handlers use {@code codec}. */

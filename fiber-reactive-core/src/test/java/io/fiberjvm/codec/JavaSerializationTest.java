@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
-
 import javax.management.BadAttributeValueExpException;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -35,6 +34,9 @@ class JavaSerializationTest {
 	}
 
 	private final JavaSerialization builtIn = JavaSerialization.allowing(List.of());
+
+	/** A writer whose allow-list is wider than the readers', to show what readers refuse. */
+	private final JavaSerialization wide = JavaSerialization.allowing(List.of("java.util.concurrent.*", "javax.management.*"));
 
 	@BeforeEach
 	void clear() {
@@ -72,7 +74,7 @@ class JavaSerializationTest {
 	void aClassInASubPackageOfAnAllowedPackageIsRefusedNamingItAndTheKey() {
 		// java.util.* admits java.util only, not java.util.concurrent.
 		ConcurrentSkipListSet<String> set = new ConcurrentSkipListSet<>(List.of("b", "a"));
-		byte[] bytes = builtIn.write(set);
+		byte[] bytes = wide.write(set);
 
 		CodecException e = catchThrowableOfType(() -> builtIn.read(bytes, ConcurrentSkipListSet.class), CodecException.class);
 
@@ -84,7 +86,7 @@ class JavaSerializationTest {
 		ConcurrentSkipListSet<String> set = new ConcurrentSkipListSet<>(List.of("b", "a"));
 		JavaSerialization reader = JavaSerialization.allowing(List.of("java.util.concurrent.*"));
 
-		ConcurrentSkipListSet<String> back = reader.read(builtIn.write(set), ConcurrentSkipListSet.class);
+		ConcurrentSkipListSet<String> back = reader.read(wide.write(set), ConcurrentSkipListSet.class);
 
 		assertThat(back).containsExactly("a", "b");
 	}
@@ -92,7 +94,7 @@ class JavaSerializationTest {
 	@Test
 	void aClassFromAnUnlistedPackageIsRefusedUntilAllowedByPackagePattern() {
 		BadAttributeValueExpException value = new BadAttributeValueExpException("bad");
-		byte[] bytes = builtIn.write(value);
+		byte[] bytes = wide.write(value);
 
 		assertThatThrownBy(() -> builtIn.read(bytes, BadAttributeValueExpException.class))
 				.isInstanceOf(CodecException.class)
@@ -108,7 +110,7 @@ class JavaSerializationTest {
 	void anExactClassPatternAdmitsThatClassOnly() {
 		JavaSerialization reader = JavaSerialization.allowing(List.of("java.util.concurrent.ConcurrentSkipListSet"));
 		// The set holds a ConcurrentSkipListMap, which the exact pattern does not admit.
-		assertThatThrownBy(() -> reader.read(builtIn.write(new ConcurrentSkipListSet<>(List.of(1))), Object.class))
+		assertThatThrownBy(() -> reader.read(wide.write(new ConcurrentSkipListSet<>(List.of(1))), Object.class))
 				.isInstanceOf(CodecException.class)
 				.hasMessageContaining("java.util.concurrent.ConcurrentSkipListMap");
 	}
@@ -116,11 +118,48 @@ class JavaSerializationTest {
 	@Test
 	void dangerousClassesStayRefusedWhateverTheAllowList() {
 		UndeclaredThrowableException value = new UndeclaredThrowableException(null, "x");
-		JavaSerialization reader = JavaSerialization.allowing(List.of("java.lang.reflect.*", "java.lang.reflect.**"));
+		JavaSerialization both = JavaSerialization.allowing(List.of("java.lang.reflect.*", "java.lang.reflect.**"));
 
-		assertThatThrownBy(() -> reader.read(builtIn.write(value), Object.class))
+		assertThatThrownBy(() -> both.write(value))
 				.isInstanceOf(CodecException.class)
 				.hasMessageContaining("java.lang.reflect.UndeclaredThrowableException");
+	}
+
+	@Test
+	void aClassReadersWouldRefuseIsRefusedAtTheWriterInOneLineNamingThePatternToAdd() {
+		CodecException e = catchThrowableOfType(() -> builtIn.write(new java.util.ArrayList<>(List.of(
+				new ConcurrentSkipListSet<>(List.of(1))))), CodecException.class);
+
+		assertThat(e.getMessage()).contains("java.util.concurrent.ConcurrentSkipListSet")
+				.contains("add java.util.concurrent.* to serial-allow").doesNotContain("\n");
+		assertThat(catchThrowableOfType(() -> builtIn.write(new ConcurrentSkipListSet[] {new ConcurrentSkipListSet<>()}),
+				CodecException.class)).as("an array is checked by its element class")
+				.hasMessageContaining("java.util.concurrent.ConcurrentSkipListSet");
+	}
+
+	/** Not Serializable, and with no constructor Java serialization can call. */
+	static class NoCreator {
+		final int size;
+
+		NoCreator(int size) {
+			this.size = size;
+		}
+	}
+
+	/** Serializable, but its superclass cannot be created again on reading. */
+	static final class Weights extends NoCreator implements Serializable {
+		private static final long serialVersionUID = 1L;
+
+		Weights() {
+			super(3);
+		}
+	}
+
+	@Test
+	void aValueThatCannotBeCreatedAgainIsRefusedAtTheWriterNamingTheFix() {
+		assertThatThrownBy(() -> builtIn.write(new Weights())).isInstanceOf(CodecException.class)
+				.hasMessageContaining(Weights.class.getName()).hasMessageContaining(NoCreator.class.getName())
+				.hasMessageContaining("no-argument constructor");
 	}
 
 	@Test
@@ -130,7 +169,7 @@ class JavaSerializationTest {
 
 		CodecException e = catchThrowableOfType(() -> builtIn.write(task), CodecException.class);
 
-		assertThat(e.getMessage()).contains("cannot ship").contains(Handle.class.getName()).contains("not Serializable");
+		assertThat(e.getMessage()).contains("cannot send").contains(Handle.class.getName()).contains("not Serializable");
 		assertThat(e.getCause()).isInstanceOf(java.io.NotSerializableException.class);
 	}
 

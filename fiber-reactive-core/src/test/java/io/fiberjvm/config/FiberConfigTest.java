@@ -70,6 +70,19 @@ class FiberConfigTest {
 	}
 
 	@Test
+	void withSetsOneKeyForChildrenAndRefusesABadValueNamingTheKey() {
+		FiberConfig base = FiberConfig.defaults();
+		FiberConfig set = base.with(ConfigKeys.SERIAL_ALLOW, "com.acme.*", "a test");
+
+		assertThat(set.get(ConfigKeys.SERIAL_ALLOW)).containsExactly("com.acme.*");
+		assertThat(set.sourceOf(ConfigKeys.SERIAL_ALLOW)).isEqualTo("a test");
+		assertThat(set.toChildEnvironment()).containsEntry("FIBER_SERIAL_ALLOW", "com.acme.*");
+		assertThat(base.get(ConfigKeys.SERIAL_ALLOW)).as("the original is unchanged").isEmpty();
+		assertThatThrownBy(() -> base.with(ConfigKeys.SERIAL_ALLOW, "not a pattern!", "a test"))
+				.isInstanceOf(ConfigException.class).hasMessageContaining("serial-allow").hasMessageContaining("a test");
+	}
+
+	@Test
 	void emptySourcesAndAMissingFileAreTheDefaults() {
 		FiberConfig config = FiberConfig.resolve(Map.of(), new Properties(), Map.of(), dir.resolve("does-not-exist"));
 		assertThat(config.get(ConfigKeys.PORT)).isZero();

@@ -14,7 +14,6 @@ import reactor.core.publisher.Mono;
 
 import io.fiberjvm.FiberProcess;
 import io.fiberjvm.ResourceSpec;
-import io.fiberjvm.codec.Codec;
 import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.config.FiberConfig;
 import io.fiberjvm.transport.Connection;
@@ -104,11 +103,6 @@ public final class InProcessRuntime implements RuntimeContext {
 	@Override
 	public ShippedValues values() {
 		return values;
-	}
-
-	@Override
-	public Codec codec() {
-		return Codec.smile();
 	}
 
 	@Override

@@ -47,7 +47,7 @@ public interface TransportContract {
 		return c;
 	}
 
-	record Point(int x, int y) {
+	record Point(int x, int y) implements java.io.Serializable {
 	}
 
 	default Routes echoRoutes() {
@@ -67,7 +67,7 @@ public interface TransportContract {
 
 	@Test
 	default void requestResponseCarriesTypedValues() {
-		Messenger m = Messenger.over(connect(serve(echoRoutes()), "client"), Codec.smile());
+		Messenger m = Messenger.over(connect(serve(echoRoutes()), "client"), Codec.standard());
 		StepVerifier.create(m.request("echo", new Point(1, 2), Point.class))
 				.expectNext(new Point(2, 1))
 				.verifyComplete();
@@ -75,7 +75,7 @@ public interface TransportContract {
 
 	@Test
 	default void requestStreamAndChannelCarryEveryItemInOrder() {
-		Messenger m = Messenger.over(connect(serve(echoRoutes()), "client"), Codec.smile());
+		Messenger m = Messenger.over(connect(serve(echoRoutes()), "client"), Codec.standard());
 		StepVerifier.create(m.stream("count", 100, Integer.class))
 				.expectNextSequence(java.util.stream.IntStream.range(0, 100).boxed().toList())
 				.verifyComplete();
@@ -89,14 +89,14 @@ public interface TransportContract {
 	default void fireAndForgetReachesTheHandler() {
 		AtomicInteger seen = new AtomicInteger();
 		Routes routes = Routes.empty().withFireAndForget("note", Integer.class, i -> Mono.fromRunnable(() -> seen.addAndGet(i)));
-		Messenger m = Messenger.over(connect(serve(routes), "client"), Codec.smile());
+		Messenger m = Messenger.over(connect(serve(routes), "client"), Codec.standard());
 		StepVerifier.create(m.fire("note", 5).then(m.fire("note", 7))).verifyComplete();
 		await().atMost(Duration.ofSeconds(10)).until(() -> seen.get() == 12);
 	}
 
 	@Test
 	default void handlerErrorArrivesWithRemoteTypeMessageAndTrace() {
-		Messenger m = Messenger.over(connect(serve(echoRoutes()), "client"), Codec.smile());
+		Messenger m = Messenger.over(connect(serve(echoRoutes()), "client"), Codec.standard());
 		StepVerifier.create(m.request("boom", "x", String.class))
 				.expectErrorSatisfies(e -> {
 					assertThat(e).isInstanceOf(RemoteException.class);
@@ -113,7 +113,7 @@ public interface TransportContract {
 	default void anErrorTooLargeForAFrameArrivesCutAndTheConnectionGoesOn() {
 		String huge = "x".repeat(settings().maxFrameSize() * 2);
 		Routes routes = echoRoutes().withResponse("huge-error", String.class, s -> Mono.error(new IllegalStateException(huge)));
-		Messenger m = Messenger.over(connect(serve(routes), "client"), Codec.smile());
+		Messenger m = Messenger.over(connect(serve(routes), "client"), Codec.standard());
 		StepVerifier.create(m.request("huge-error", "x", String.class))
 				.expectErrorSatisfies(e -> {
 					assertThat(((RemoteException) e).remoteType()).isEqualTo(IllegalStateException.class.getName());
@@ -126,7 +126,7 @@ public interface TransportContract {
 	@Test
 	default void unknownRouteIsAClearErrorAndTheConnectionGoesOn() {
 		Connection c = connect(serve(echoRoutes()), "client");
-		Messenger m = Messenger.over(c, Codec.smile());
+		Messenger m = Messenger.over(c, Codec.standard());
 		StepVerifier.create(m.request("no-such-route", 1, Integer.class))
 				.expectErrorSatisfies(e -> {
 					assertThat(((RemoteException) e).remoteType()).isEqualTo(UnknownRouteException.class.getName());
@@ -148,13 +148,13 @@ public interface TransportContract {
 					assertThat(e.getMessage()).contains("route 'echo'").contains("Point");
 				})
 				.verify(Duration.ofSeconds(10));
-		Messenger m = Messenger.over(c, Codec.smile());
+		Messenger m = Messenger.over(c, Codec.standard());
 		StepVerifier.create(m.request("echo", new Point(5, 6), Point.class)).expectNext(new Point(6, 5)).verifyComplete();
 	}
 
 	@Test
 	default void responseOfTheWrongTypeIsAClearErrorOnTheCaller() {
-		Messenger m = Messenger.over(connect(serve(echoRoutes()), "client"), Codec.smile());
+		Messenger m = Messenger.over(connect(serve(echoRoutes()), "client"), Codec.standard());
 		StepVerifier.create(m.request("echo", new Point(1, 2), Integer.class))
 				.expectErrorMatches(e -> e.getMessage().contains("route 'echo'") && e.getMessage().contains("Integer"))
 				.verify(Duration.ofSeconds(10));
@@ -172,7 +172,7 @@ public interface TransportContract {
 				})
 				.verify(Duration.ofSeconds(10));
 		await().atMost(Duration.ofSeconds(10)).until(() -> rejected.stream().anyMatch(r -> r.reason().contains("wrong secret")));
-		Messenger m = Messenger.over(connect(server, "client"), Codec.smile());
+		Messenger m = Messenger.over(connect(server, "client"), Codec.standard());
 		StepVerifier.create(m.request("echo", new Point(7, 8), Point.class)).expectNext(new Point(8, 7)).verifyComplete();
 	}
 
@@ -193,7 +193,7 @@ public interface TransportContract {
 		StepVerifier.create(c.requestResponse("echo", new byte[settings().maxFrameSize()]))
 				.expectErrorMatches(e -> e instanceof FrameTooLargeException && e.getMessage().contains("max-frame-size"))
 				.verify(Duration.ofSeconds(10));
-		Messenger m = Messenger.over(c, Codec.smile());
+		Messenger m = Messenger.over(c, Codec.standard());
 		StepVerifier.create(m.request("echo", new Point(1, 1), Point.class)).expectNext(new Point(1, 1)).verifyComplete();
 	}
 
@@ -210,7 +210,7 @@ public interface TransportContract {
 		CLEANUP.add(c::dispose);
 		assertThat(peers).hasSize(1);
 		assertThat(peers.get(0).peerName()).isEqualTo("callee");
-		StepVerifier.create(Messenger.over(peers.get(0), Codec.smile()).request("whoami", "server", String.class))
+		StepVerifier.create(Messenger.over(peers.get(0), Codec.standard()).request("whoami", "server", String.class))
 				.expectNext("client answering server")
 				.verifyComplete();
 	}
@@ -255,7 +255,7 @@ public interface TransportContract {
 		StepVerifier.create(closing).expectComplete().verify(Duration.ofSeconds(15));
 		assertThat(c.isDisposed()).isTrue();
 		StepVerifier.create(c.onClose()).expectComplete().verify(Duration.ofSeconds(15));
-		StepVerifier.create(Messenger.over(c, io.fiberjvm.codec.Codec.smile()).request("echo", new Point(1, 2), Point.class))
+		StepVerifier.create(Messenger.over(c, io.fiberjvm.codec.Codec.standard()).request("echo", new Point(1, 2), Point.class))
 				.expectError().verify(Duration.ofSeconds(15));
 		Connection other = connect(server, "closed");
 		server.close();

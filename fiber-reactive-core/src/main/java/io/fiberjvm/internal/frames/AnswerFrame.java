@@ -7,9 +7,8 @@ public final class AnswerFrame {
 	}
 
 	public static byte[] encode(Answer answer) {
-		byte[] allow = FrameWriter.utf8(answer.allow());
-		FrameWriter out = FrameWriter.of(FrameKind.ANSWER, 0, answer.size(allow));
-		answer.write(out, allow);
+		FrameWriter out = FrameWriter.of(FrameKind.ANSWER, 0, answer.size());
+		answer.write(out);
 		return out.array();
 	}
 

@@ -14,10 +14,9 @@ import org.jspecify.annotations.Nullable;
  * @param object the object's number in its manager
  * @param name the implementation class for {@link Mode#CREATE}, else the method or operation
  * @param parameterTypes the method's parameter type names, which pick it among overloads
- * @param allow patterns naming the packages the arguments may be read from
  * @param args each argument's bytes, null for a null argument
  */
-public record CallFrame(Mode mode, long id, long object, String name, List<String> parameterTypes, List<String> allow,
+public record CallFrame(Mode mode, long id, long object, String name, List<String> parameterTypes,
 		List<byte @Nullable []> args) {
 
 	/** What a call does. */
@@ -33,8 +32,7 @@ public record CallFrame(Mode mode, long id, long object, String name, List<Strin
 	public byte[] encode() {
 		byte[] method = FrameWriter.utf8(name);
 		List<byte[]> types = FrameWriter.utf8(parameterTypes);
-		List<byte[]> patterns = FrameWriter.utf8(allow);
-		int size = 8 + 8 + FrameWriter.sizeOf(method) + FrameWriter.sizeOf(types) + FrameWriter.sizeOf(patterns) + 4;
+		int size = 8 + 8 + FrameWriter.sizeOf(method) + FrameWriter.sizeOf(types) + 4;
 		for (byte[] arg : args) {
 			size += FrameWriter.sizeOf(arg);
 		}
@@ -43,7 +41,6 @@ public record CallFrame(Mode mode, long id, long object, String name, List<Strin
 				.putLong(object)
 				.putBytes(method)
 				.putTexts(types)
-				.putTexts(patterns)
 				.putInt(args.size());
 		for (byte[] arg : args) {
 			out.putBytes(arg);
@@ -63,13 +60,12 @@ public record CallFrame(Mode mode, long id, long object, String name, List<Strin
 		long object = in.readLong();
 		String name = in.readRequiredText("method name");
 		List<String> types = in.readTexts("parameter types");
-		List<String> allow = in.readTexts("patterns");
 		int n = in.count("arguments", 4);
 		List<byte @Nullable []> args = new ArrayList<>(n);
 		for (int i = 0; i < n; i++) {
 			args.add(in.readBytes());
 		}
 		in.end();
-		return new CallFrame(mode, id, object, name, types, allow, args);
+		return new CallFrame(mode, id, object, name, types, args);
 	}
 }

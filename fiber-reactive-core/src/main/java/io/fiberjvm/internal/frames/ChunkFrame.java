@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Tasks of one function, from a pool to one worker. The function's bytes travel only the first time the
  * worker sees it (a worker keeps recently used functions, and its pool keeps a twin of that cache); the
- * allow-list patterns name the packages the worker may read this chunk's function and arguments from.
+ * allow-list patterns name the packages the worker may read this chunk's function from.
  *
  * @param functionId the id the worker caches the function under
  * @param function the Java-serialized function, or null when the worker holds it

@@ -16,18 +16,15 @@ public record ResultsFrame(boolean lastOfChunk, long elapsedNanos, List<Answer> 
 	private static final int LAST_OF_CHUNK = 1;
 
 	public byte[] encode() {
-		List<byte[]> patterns = new ArrayList<>(answers.size());
 		int size = 8 + 4;
 		for (Answer answer : answers) {
-			byte[] allow = FrameWriter.utf8(answer.allow());
-			patterns.add(allow);
-			size += answer.size(allow);
+			size += answer.size();
 		}
 		FrameWriter out = FrameWriter.of(FrameKind.RESULTS, lastOfChunk ? LAST_OF_CHUNK : 0, size)
 				.putLong(elapsedNanos)
 				.putInt(answers.size());
-		for (int i = 0; i < answers.size(); i++) {
-			answers.get(i).write(out, patterns.get(i));
+		for (Answer answer : answers) {
+			answer.write(out);
 		}
 		return out.array();
 	}
@@ -36,8 +33,8 @@ public record ResultsFrame(boolean lastOfChunk, long elapsedNanos, List<Answer> 
 		FrameReader in = FrameReader.open(frame, FrameKind.RESULTS, LAST_OF_CHUNK);
 		boolean last = (in.flags() & LAST_OF_CHUNK) != 0;
 		long elapsed = in.readLong();
-		// Each answer takes at least its id, its flag and two lengths.
-		int n = in.count("answers", 17);
+		// Each answer takes at least its id, its flag and a length.
+		int n = in.count("answers", 13);
 		List<Answer> answers = new ArrayList<>(n);
 		for (int i = 0; i < n; i++) {
 			answers.add(Answer.read(in));

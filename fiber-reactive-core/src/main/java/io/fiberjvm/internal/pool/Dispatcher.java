@@ -3,10 +3,8 @@ package io.fiberjvm.internal.pool;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
@@ -345,8 +343,6 @@ final class Dispatcher {
 	/** Under the lock: takes up to {@code size} queued tasks of {@code function} from the head and sends them. */
 	private void send(WorkerSession session, ShippedFunction function, int size) {
 		List<ChunkFrame.Task> tasks = new ArrayList<>(Math.min(size, 64));
-		Set<String> allow = new LinkedHashSet<>();
-		allow.add(function.allow);
 		boolean known = session.functions.get(function.id) != null;
 		// The function's bytes count against the frame when they travel with this chunk.
 		long bytes = known ? 0 : function.bytes.length;
@@ -369,15 +365,12 @@ final class Dispatcher {
 			inFlight++;
 			bytes += task.size();
 			session.pending.put(task.id, task);
-			if (task.argAllow != null) {
-				allow.add(task.argAllow);
-			}
 			tasks.add(new ChunkFrame.Task(task.id, task.arg));
 		}
 		if (!known) {
 			session.functions.put(function.id, Boolean.TRUE);
 		}
 		session.chunks.add(new WorkerSession.SentChunk(function, tasks.size()));
-		session.out.next(new ChunkFrame(function.id, known ? null : function.bytes, List.copyOf(allow), tasks).encode());
+		session.out.next(new ChunkFrame(function.id, known ? null : function.bytes, List.of(function.allow), tasks).encode());
 	}
 }

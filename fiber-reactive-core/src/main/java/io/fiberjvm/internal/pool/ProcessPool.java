@@ -214,14 +214,14 @@ final class ProcessPool implements FiberPool {
 	/** The task's attempts: the first, then retries as this view's retry allows. */
 	private Mono<Object> attempts(ShippedFunction shipped, Object arg, TaskName description) {
 		return Mono.defer(() -> {
-			TaskCodec.Argument argument = core.codec.argument(arg, description);
+			byte[] argument = core.codec.argument(arg, description);
 			AtomicInteger attempts = new AtomicInteger();
 			Mono<Object> attempt = Mono.create(sink -> {
 				int n = attempts.incrementAndGet();
 				if (n > 1) {
 					core.retried.incrementAndGet();
 				}
-				Task task = new Task(core.nextTaskId(), shipped, argument.bytes(), argument.allow(), description, n, chunkSize, sink);
+				Task task = new Task(core.nextTaskId(), shipped, argument, description, n, chunkSize, sink);
 				sink.onCancel(() -> core.dispatcher.cancel(task));
 				core.dispatcher.submit(task);
 			});

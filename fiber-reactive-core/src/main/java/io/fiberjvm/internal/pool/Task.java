@@ -12,8 +12,6 @@ final class Task {
 	final long id;
 	final ShippedFunction function;
 	final byte @Nullable [] arg;
-	/** The allow-list pattern for the argument's class, or null. */
-	final @Nullable String argAllow;
 	final TaskName description;
 	final int attempt;
 	/** The caller's chunk size, or 0 to adapt. */
@@ -26,13 +24,12 @@ final class Task {
 	/** The session running it, or null while queued; under the dispatcher's lock. */
 	@Nullable WorkerSession runningOn;
 
-	Task(long id, ShippedFunction function, byte @Nullable [] arg, @Nullable String argAllow, TaskName description, int attempt,
+	Task(long id, ShippedFunction function, byte @Nullable [] arg, TaskName description, int attempt,
 			int chunkSize, MonoSink<Object> sink) {
 		this.chunkSize = chunkSize;
 		this.id = id;
 		this.function = function;
 		this.arg = arg;
-		this.argAllow = argAllow;
 		this.description = description;
 		this.attempt = attempt;
 		this.sink = sink;

@@ -76,12 +76,8 @@ final class TaskCodec {
 		}
 	}
 
-	/** A task's argument on its way out: its bytes and the pattern naming its class's package. */
-	record Argument(byte @Nullable [] bytes, @Nullable String allow) {
-	}
-
 	/** {@code arg}'s bytes; refused when one chunk could not carry it. */
-	Argument argument(@Nullable Object arg, TaskName task) {
+	byte @Nullable [] argument(@Nullable Object arg, TaskName task) {
 		byte[] bytes = values.write(arg, new Object() {
 			@Override
 			public String toString() {
@@ -92,7 +88,7 @@ final class TaskCodec {
 			throw new CodecException("the argument of task " + task + " is " + bytes.length
 					+ " bytes, more than half a frame (fiber.max-frame-size) carries");
 		}
-		return new Argument(bytes, ShippedValues.allowFor(arg));
+		return bytes;
 	}
 
 	/** Completes a task's caller from its attempt's outcome: the result read back, the remote error, or the loss. */
@@ -108,8 +104,7 @@ final class TaskCodec {
 				task.sink.error(new TaskFailedException(task.toString(), outcome.worker(), RemoteException.decode(answer.error())));
 				return;
 			}
-			List<String> allow = answer.allow() == null ? List.of(task.function.allow) : List.of(task.function.allow, answer.allow());
-			Object value = values.read(answer.bytes(), allow, "the result of " + task);
+			Object value = values.read(answer.bytes(), "the result of " + task);
 			if (value == null) {
 				task.sink.success();
 			}
@@ -131,8 +126,8 @@ final class TaskCodec {
 		return values.readFunction(bytes, allow, Function.class, "the pool's function");
 	}
 
-	@Nullable Object readArgument(byte @Nullable [] bytes, List<String> allow) {
-		return values.read(bytes, allow, "the argument");
+	@Nullable Object readArgument(byte @Nullable [] bytes) {
+		return values.read(bytes, "the argument");
 	}
 
 	/** The answer carrying {@code result}; a result too large for a frame is the task's failure. */
@@ -142,7 +137,7 @@ final class TaskCodec {
 			throw new CodecException("the result is " + bytes.length + " bytes, more than a frame ("
 					+ ConfigKeys.MAX_FRAME_SIZE.name() + ") carries");
 		}
-		return new Answer(id, false, ShippedValues.allowFor(result), bytes);
+		return new Answer(id, false, bytes);
 	}
 
 	/** The answer carrying {@code error}, cut to fit a frame. */

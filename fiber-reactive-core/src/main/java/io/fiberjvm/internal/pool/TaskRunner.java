@@ -37,7 +37,7 @@ final class TaskRunner {
 		long start = System.nanoTime();
 		for (ChunkFrame.Task task : chunk.tasks()) {
 			Answer answer = function instanceof Function<?, ?> fn
-					? runOne((Function<@Nullable Object, @Nullable Object>) fn, task, chunk.allow())
+					? runOne((Function<@Nullable Object, @Nullable Object>) fn, task)
 					: codec.failure(task.id(), (Throwable) function);
 			int size = answer.bytes() == null ? 16 : answer.bytes().length + 16;
 			if (!answers.isEmpty() && bytes + size > frameBudget) {
@@ -73,9 +73,9 @@ final class TaskRunner {
 		return function;
 	}
 
-	private Answer runOne(Function<@Nullable Object, @Nullable Object> fn, ChunkFrame.Task task, List<String> allow) {
+	private Answer runOne(Function<@Nullable Object, @Nullable Object> fn, ChunkFrame.Task task) {
 		try {
-			return codec.result(task.id(), fn.apply(codec.readArgument(task.arg(), allow)));
+			return codec.result(task.id(), fn.apply(codec.readArgument(task.arg())));
 		}
 		catch (OutOfMemoryError | InternalError fatal) {
 			// The process is not to be trusted after these; the pool sees it die. A stack overflow is the task's own.

@@ -132,16 +132,16 @@ final class QueueHandle<T> implements FiberQueue<T> {
 			throw new IllegalArgumentException("queue " + id() + " holds " + type.getName() + " items, not "
 					+ item.getClass().getName());
 		}
-		return runtime.codec().encode(item);
+		return java.util.Objects.requireNonNull(runtime.values().write(item, "an item put on queue " + id()));
 	}
 
 	private T decode(byte[] bytes) {
-		try {
-			return runtime.codec().decode(bytes, type);
+		Object item = runtime.values().read(bytes, "an item of queue " + id());
+		if (!type.isInstance(item)) {
+			throw new CodecException("queue " + id() + " holds " + type.getName() + " items, but one read is a "
+					+ (item == null ? "null" : item.getClass().getName()));
 		}
-		catch (CodecException e) {
-			throw new CodecException("queue " + id() + ": an item cannot be read as " + type.getName() + ": " + e.getMessage(), e);
-		}
+		return type.cast(item);
 	}
 
 	private Object writeReplace() throws ObjectStreamException {

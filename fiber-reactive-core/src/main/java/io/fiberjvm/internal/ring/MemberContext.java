@@ -16,7 +16,6 @@ import reactor.core.publisher.Mono;
 
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.codec.CodecException;
-import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.internal.frames.Answer;
 import io.fiberjvm.internal.frames.AnswerFrame;
 import io.fiberjvm.internal.frames.SegmentFrame;
@@ -205,9 +204,9 @@ final class MemberContext implements RingContext {
 				.cache();
 	}
 
-	/** A value with the allow-list pattern its reader needs, as an answer frame: the shape every value travels in. */
+	/** A value as an answer frame: the shape every value travels in. */
 	private byte[] encodeValue(Object value, String what) {
-		return AnswerFrame.encode(new Answer(0, false, ShippedValues.allowFor(value), runtime.values().write(value, what)));
+		return AnswerFrame.encode(new Answer(0, false, runtime.values().write(value, what)));
 	}
 
 	@SuppressWarnings("unchecked")
@@ -218,7 +217,7 @@ final class MemberContext implements RingContext {
 		if (value.failed()) {
 			throw new CodecException(what + " arrived as an error, not a value");
 		}
-		return (T) runtime.values().read(value.bytes(), value.allow() == null ? List.of() : List.of(value.allow()), what);
+		return (T) runtime.values().read(value.bytes(), what);
 	}
 
 	/**

@@ -44,20 +44,18 @@ class FramesTest {
 		assertThat(ChunkFrame.decode(new ChunkFrame(8, null, List.of(), List.of()).encode()).function()).isNull();
 
 		ResultsFrame results = new ResultsFrame(true, 1234, List.of(
-				new Answer(1, false, "com.acme.*", new byte[] {5}), new Answer(2, true, null, new byte[] {6})));
+				new Answer(1, false, new byte[] {5}), new Answer(2, true, new byte[] {6})));
 		ResultsFrame read = ResultsFrame.decode(results.encode());
 		assertThat(read.lastOfChunk()).isTrue();
 		assertThat(read.elapsedNanos()).isEqualTo(1234);
-		assertThat(read.answers().get(0).allow()).isEqualTo("com.acme.*");
 		assertThat(read.answers().get(0).bytes()).containsExactly(5);
 		assertThat(read.answers().get(1).failed()).isTrue();
-		assertThat(read.answers().get(1).allow()).isNull();
 		assertThat(ResultsFrame.decode(new ResultsFrame(false, 0, List.of()).encode()).lastOfChunk()).isFalse();
 	}
 
 	@Test
 	void malformedFramesAreRefusedWithWhatWasWrong() {
-		byte[] good = new ResultsFrame(true, 1, List.of(new Answer(1, false, null, new byte[10]))).encode();
+		byte[] good = new ResultsFrame(true, 1, List.of(new Answer(1, false, new byte[10]))).encode();
 		assertThatThrownBy(() -> ResultsFrame.decode(Arrays.copyOf(good, good.length - 3)))
 				.isInstanceOf(CodecException.class).hasMessageContaining("malformed result frame");
 		byte[] longer = Arrays.copyOf(good, good.length + 1);
@@ -67,7 +65,7 @@ class FramesTest {
 		byte[] hugeCount = new ResultsFrame(true, 1, List.of()).encode();
 		hugeCount[hugeCount.length - 1] = 0x7f;
 		assertThatThrownBy(() -> ResultsFrame.decode(hugeCount)).isInstanceOf(CodecException.class).hasMessageContaining("count");
-		byte[] flag = new ResultsFrame(true, 1, List.of(new Answer(1, false, null, null))).encode();
+		byte[] flag = new ResultsFrame(true, 1, List.of(new Answer(1, false, null))).encode();
 		flag[2 + 8 + 4 + 8] = 7;
 		assertThatThrownBy(() -> ResultsFrame.decode(flag)).isInstanceOf(CodecException.class).hasMessageContaining("an answer flag of 7");
 	}
@@ -103,7 +101,7 @@ class FramesTest {
 
 	@Test
 	void callsAndAnswersRoundTrip() {
-		CallFrame call = new CallFrame(CallFrame.Mode.CALL_MANY, 7, 3, "step", List.of("int"), List.of("com.acme.*"),
+		CallFrame call = new CallFrame(CallFrame.Mode.CALL_MANY, 7, 3, "step", List.of("int"),
 				Arrays.asList(new byte[] {1}, null));
 		CallFrame back = CallFrame.decode(call.encode());
 		assertThat(back.mode()).isEqualTo(CallFrame.Mode.CALL_MANY);
@@ -111,12 +109,10 @@ class FramesTest {
 		assertThat(back.object()).isEqualTo(3);
 		assertThat(back.name()).isEqualTo("step");
 		assertThat(back.parameterTypes()).containsExactly("int");
-		assertThat(back.allow()).containsExactly("com.acme.*");
 		assertThat(back.args().get(0)).containsExactly(1);
 		assertThat(back.args().get(1)).isNull();
-		Answer answer = AnswerFrame.decode(AnswerFrame.encode(new Answer(7, true, null, new byte[] {2})));
+		Answer answer = AnswerFrame.decode(AnswerFrame.encode(new Answer(7, true, new byte[] {2})));
 		assertThat(answer.failed()).isTrue();
-		assertThat(answer.allow()).isNull();
 		assertThat(Answer.failure(3, "boom").error()).isEqualTo("boom");
 		assertThat(ReadyFrame.decode(ReadyFrame.encode("10.0.0.1:4000"))).isEqualTo("10.0.0.1:4000");
 		assertThat(SharedCallsFrame.decode(new SharedCallsFrame(3, 1, 99).encode())).isEqualTo(new SharedCallsFrame(3, 1, 99));
@@ -124,7 +120,7 @@ class FramesTest {
 
 	@Test
 	void malformedCallsAndAnswersAreRefusedSayingWhatWasWrong() {
-		byte[] good = new CallFrame(CallFrame.Mode.CALL, 1, 1, "m", List.of(), List.of(), List.of(new byte[8])).encode();
+		byte[] good = new CallFrame(CallFrame.Mode.CALL, 1, 1, "m", List.of(), List.of(new byte[8])).encode();
 		assertThatThrownBy(() -> CallFrame.decode(Arrays.copyOf(good, good.length - 2)))
 				.isInstanceOf(CodecException.class).hasMessageContaining("malformed manager call");
 		byte[] unknown = good.clone();
@@ -187,7 +183,7 @@ class FramesTest {
 		results[1] = 3;
 		assertThatThrownBy(() -> ResultsFrame.decode(results)).isInstanceOf(CodecException.class).hasMessageContaining("flags 11");
 		// A count the frame's remaining bytes cannot hold is refused before anything is allocated for it.
-		byte[] call = new CallFrame(CallFrame.Mode.CALL, 1, 1, "m", List.of(), List.of(), List.of()).encode();
+		byte[] call = new CallFrame(CallFrame.Mode.CALL, 1, 1, "m", List.of(), List.of()).encode();
 		call[call.length - 1] = 5;
 		assertThatThrownBy(() -> CallFrame.decode(call)).isInstanceOf(CodecException.class)
 				.hasMessageContaining("a count of 5 arguments with 0 bytes left");

@@ -60,7 +60,7 @@ class DispatcherTest {
 
 		void answer(ChunkFrame chunk) {
 			List<Answer> answers = new ArrayList<>();
-			chunk.tasks().forEach(t -> answers.add(new Answer(t.id(), false, null, new byte[0])));
+			chunk.tasks().forEach(t -> answers.add(new Answer(t.id(), false, new byte[0])));
 			dispatcher.results(session, new ResultsFrame(true, 1_000, answers).encode());
 			request(1);
 		}
@@ -70,7 +70,7 @@ class DispatcherTest {
 
 	private Mono<Object> submit(List<Task> into) {
 		return Mono.create(sink -> {
-			Task task = new Task(++ids, function, new byte[] {1}, null, new TaskName("map", ids, function), 1, 0, sink);
+			Task task = new Task(++ids, function, new byte[] {1}, new TaskName("map", ids, function), 1, 0, sink);
 			into.add(task);
 			sink.onCancel(() -> dispatcher.cancel(task));
 			dispatcher.submit(task);
@@ -121,7 +121,7 @@ class DispatcherTest {
 			assertThat(e).hasMessageContaining("it was killed");
 		});
 		// A late answer from the lost worker is dropped: nothing is answered twice.
-		dispatcher.results(a.session, new ResultsFrame(true, 1, List.of(new Answer(1, false, null, new byte[0]))).encode());
+		dispatcher.results(a.session, new ResultsFrame(true, 1, List.of(new Answer(1, false, new byte[0]))).encode());
 		assertThat(errors).hasSize(1);
 		List<Object> results = new CopyOnWriteArrayList<>();
 		submit(tasks).subscribe(results::add);
@@ -148,7 +148,7 @@ class DispatcherTest {
 		List<Task> tasks = new ArrayList<>();
 		submit(tasks).subscribe();
 		submit(tasks).subscribe();
-		Task retry = new Task(99, function, null, null, new TaskName("map", 0, function), 2, 0, null);
+		Task retry = new Task(99, function, null, new TaskName("map", 0, function), 2, 0, null);
 		dispatcher.submit(retry);
 		a.answer(a.chunks.get(0));
 		assertThat(a.chunks.get(1).tasks().get(0).id()).isEqualTo(99);

@@ -89,7 +89,7 @@ class QueueWireTest {
 	/** An item's bytes as the codec writes them. */
 	private static final class ItemsFrameOf {
 		static byte[] one(int value) {
-			return io.fiberjvm.codec.Codec.smile().encode(value);
+			return io.fiberjvm.codec.Codec.standard().encode(value);
 		}
 	}
 }

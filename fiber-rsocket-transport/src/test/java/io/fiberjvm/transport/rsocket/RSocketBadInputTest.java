@@ -61,7 +61,7 @@ class RSocketBadInputTest {
 	private void assertServerStillServes() {
 		Connection good = new RSocketTransport(settings).connect(server.address(), "good", Router.none()).block(Duration.ofSeconds(10));
 		try {
-			StepVerifier.create(Messenger.over(good, Codec.smile()).request("echo", "still here", String.class))
+			StepVerifier.create(Messenger.over(good, Codec.standard()).request("echo", "still here", String.class))
 					.expectNext("still here")
 					.verifyComplete();
 		}
