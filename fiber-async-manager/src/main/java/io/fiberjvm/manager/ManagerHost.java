@@ -261,11 +261,7 @@ final class ManagerHost implements ProcessTarget {
 		/** The answer carrying {@code value}, or the failure to carry it. */
 		private Answer answer(long id, @Nullable Object value) {
 			try {
-				byte[] bytes = values.write(value, "the result");
-				if (bytes != null && bytes.length > maxError * 16L) {
-					throw new CodecException("the result is " + bytes.length + " bytes, more than a frame (fiber.max-frame-size) carries");
-				}
-				return new Answer(id, false, bytes);
+				return new Answer(id, false, values.write(value, "the result"));
 			}
 			catch (CodecException e) {
 				return failure(id, e);

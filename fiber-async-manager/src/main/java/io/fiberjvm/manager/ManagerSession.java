@@ -73,12 +73,10 @@ final class ManagerSession implements AsyncManager {
 	private final String sharedPrefix;
 	private volatile @Nullable String address;
 	/** The largest call frame that still fits the transport's frame, with room for its header. */
-	private final int maxCall;
 	/** Why the objects' creations failed here, before they were sent: every call on them fails with it. */
 	private final Map<Long, Throwable> unsent = new ConcurrentHashMap<>();
 
 	ManagerSession(String name, Map<String, Registration> registrations, RuntimeContext runtime, String sharedPrefix) {
-		this.maxCall = Math.max(1024, runtime.maxFrameSize() - 4096);
 		this.name = name;
 		this.registrations = registrations;
 		this.values = runtime.values();
@@ -228,10 +226,6 @@ final class ManagerSession implements AsyncManager {
 		long id = calls.incrementAndGet();
 		Sinks.One<Object> result = Sinks.one();
 		byte[] frame = new CallFrame(mode, id, object, name, parameterTypes, encoded).encode();
-		if (frame.length > maxCall) {
-			return Mono.error(new CodecException(what + " is " + frame.length + " bytes with its arguments, more than a frame "
-					+ "(fiber.max-frame-size) carries; send large data through a queue or in parts"));
-		}
 		String gone;
 		synchronized (this) {
 			gone = lost;

@@ -34,7 +34,7 @@ class CrossProcessTransportTest {
 
 	@BeforeEach
 	void startPeer() throws Exception {
-		TransportSettings settings = new TransportSettings(SECRET, 1 << 20, Duration.ofMillis(300), Duration.ofSeconds(2));
+		TransportSettings settings = new TransportSettings(SECRET, 1 << 20, 1 << 20, Duration.ofMillis(300), Duration.ofSeconds(2));
 		server = new RSocketTransport(settings).bind(new Endpoint("127.0.0.1", 0), peer -> {
 			peers.add(peer);
 			return Router.none();

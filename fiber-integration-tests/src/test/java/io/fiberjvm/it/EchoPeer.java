@@ -30,7 +30,7 @@ public final class EchoPeer {
 						.map(b -> (byte[]) b)
 						.doOnNext(b -> produced.incrementAndGet()))
 				.withResponse("produced", String.class, ignored -> Mono.just(produced.get()));
-		TransportSettings settings = new TransportSettings(System.getenv("PEER_SECRET"), 1 << 20,
+		TransportSettings settings = new TransportSettings(System.getenv("PEER_SECRET"), 1 << 20, 1 << 20,
 				Duration.ofMillis(300), Duration.ofSeconds(2));
 		Connection connection = new RSocketTransport(settings).connect(Endpoint.parse(args[0]), args[1], routes)
 				.block(Duration.ofSeconds(60));

@@ -30,7 +30,7 @@ class QueueTest extends FiberPerTest {
 	private static final Duration LONG = Duration.ofSeconds(90);
 
 	/** An item with its writer and its place in the writer's sequence. */
-	public record Tagged(int writer, int seq) {
+	public record Tagged(int writer, int seq) implements java.io.Serializable {
 	}
 
 	@org.junit.jupiter.api.BeforeAll

@@ -26,14 +26,52 @@ final class CompactValues {
 	private CompactValues() {
 	}
 
-	static boolean handles(Object value) {
-		return value instanceof Integer || value instanceof Long || value instanceof Double || value instanceof Boolean
-				|| value instanceof String || value instanceof byte[] || value instanceof double[]
-				|| value instanceof float[] || value instanceof int[] || value instanceof long[];
+	/**
+	 * The bytes the compact form of {@code value} takes, counted without making it (an array's may be more than
+	 * an array can hold), or -1 when it has none.
+	 */
+	static long sizeOf(Object value) {
+		if (value instanceof Integer) {
+			return 5;
+		}
+		if (value instanceof Long || value instanceof Double) {
+			return 9;
+		}
+		if (value instanceof Boolean) {
+			return 2;
+		}
+		if (value instanceof String s) {
+			// At most three bytes of UTF-8 for each char; the exact count is made with the bytes.
+			return 1 + 3L * s.length();
+		}
+		if (value instanceof byte[] bytes) {
+			return 1 + (long) bytes.length;
+		}
+		if (value instanceof double[] doubles) {
+			return 1 + 8L * doubles.length;
+		}
+		if (value instanceof float[] floats) {
+			return 1 + 4L * floats.length;
+		}
+		if (value instanceof int[] ints) {
+			return 1 + 4L * ints.length;
+		}
+		if (value instanceof long[] longs) {
+			return 1 + 8L * longs.length;
+		}
+		return -1;
 	}
 
-	/** The compact bytes of {@code value}, or null when it has no compact form. */
-	static byte @Nullable [] write(Object value) {
+	/** The compact bytes of {@code value}, which {@link #sizeOf} says has a compact form. */
+	static byte[] write(Object value) {
+		byte[] bytes = writeOrNull(value);
+		if (bytes == null) {
+			throw new IllegalArgumentException(value.getClass().getName() + " has no compact form");
+		}
+		return bytes;
+	}
+
+	private static byte @Nullable [] writeOrNull(Object value) {
 		if (value instanceof Integer i) {
 			return ByteBuffer.allocate(5).put(INT).putInt(i).array();
 		}

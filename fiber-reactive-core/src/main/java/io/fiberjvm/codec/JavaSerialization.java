@@ -10,6 +10,7 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
 import java.io.Serializable;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -49,12 +50,21 @@ final class JavaSerialization {
 		patterns.addAll(BUILT_IN);
 		patterns.addAll(extraPatterns);
 		this.allowed = String.join(";", patterns);
-		this.filter = ObjectInputFilter.Config.createFilter(allowed + ";maxdepth=64;maxrefs=1000000;!*");
+		// No depth or reference limit: the peer proved the run's secret, and a sender could not see such limits coming.
+		this.filter = ObjectInputFilter.Config.createFilter(allowed + ";!*");
 	}
 
 	/** A reader and writer that accepts the built-in patterns plus {@code extraPatterns}. */
 	static JavaSerialization allowing(List<String> extraPatterns) {
 		return new JavaSerialization(List.copyOf(Objects.requireNonNull(extraPatterns, "extraPatterns")));
+	}
+
+	private static final ObjectInputFilter NEVER = ObjectInputFilter.Config.createFilter(String.join(";", ALWAYS_REFUSED));
+
+	/** The pattern to add to {@code serial-allow} for {@code type}: its package, or in the unnamed package its nest. */
+	static String advicePattern(Class<?> type) {
+		String pkg = type.getPackageName();
+		return pkg.isEmpty() ? type.getNestHost().getName() + "*" : pkg + ".*";
 	}
 
 	/** The pattern that admits the package of {@code type}: {@code com.acme.*}. */
@@ -87,10 +97,37 @@ final class JavaSerialization {
 	 * naming the class and the fix.
 	 */
 	byte[] write(Serializable value) {
+		try {
+			return write(value, null, Integer.MAX_VALUE - 8);
+		}
+		catch (ValueTooLargeException e) {
+			throw new CodecException("cannot send a " + value.getClass().getName() + ": " + e.getMessage(), e);
+		}
+	}
+
+	/**
+	 * As {@link #write(Serializable)}, after {@code tag} when there is one, failing once more than {@code limit}
+	 * bytes of the value are written.
+	 */
+	byte[] write(Serializable value, @Nullable Byte tag, long limit) throws ValueTooLargeException {
 		Objects.requireNonNull(value, "value");
-		ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-		try (ObjectOutputStream out = new CheckingOutput(bytes)) {
+		BoundedBytes bytes = new BoundedBytes(limit + (tag == null ? 0 : 1));
+		if (tag != null) {
+			bytes.write(tag);
+		}
+		try (CheckingOutput out = new CheckingOutput(bytes)) {
 			out.writeObject(value);
+			out.raiseHeldBack();
+		}
+		catch (StackOverflowError e) {
+			throw new CodecException("cannot send a " + value.getClass().getName() + ": it is nested too deeply for Java "
+					+ "serialization (a long linked structure); send it as a list or an array", e);
+		}
+		catch (UncheckedIOException e) {
+			if (e.getCause() instanceof ValueTooLargeException tooLarge) {
+				throw tooLarge;
+			}
+			throw new CodecException("cannot send a " + value.getClass().getName() + ": " + e.getMessage(), e);
 		}
 		catch (NotSerializableException e) {
 			throw new CodecException("cannot send a " + value.getClass().getName() + ": it holds a " + e.getMessage()
@@ -99,10 +136,10 @@ final class JavaSerialization {
 		catch (IOException e) {
 			throw new CodecException("cannot send a " + value.getClass().getName() + ": " + e.getMessage(), e);
 		}
-		return bytes.toByteArray();
+		return bytes.bytes();
 	}
 
-	/** Why a reader with this allow-list could not create {@code type} again, or null when it can. */
+	/** Why a reader with this allow-list would refuse {@code type}, or null when it accepts it. */
 	@Nullable String refusal(Class<?> type) {
 		return refusals.get(type);
 	}
@@ -110,34 +147,49 @@ final class JavaSerialization {
 	private final ClassValue<@Nullable String> refusals = new ClassValue<>() {
 		@Override
 		protected @Nullable String computeValue(Class<?> type) {
-			ObjectInputFilter.Status status = filter.checkInput(new ClassOnly(type));
-			if (status == ObjectInputFilter.Status.REJECTED) {
-				Class<?> named = type;
-				while (named.isArray()) {
-					named = named.getComponentType();
-				}
-				return "a " + named.getName() + ", which other processes refuse to read: add " + packagePattern(named)
-						+ " to serial-allow (for example -Dfiber.serial-allow=" + packagePattern(named) + ")";
+			Class<?> named = type;
+			while (named.isArray()) {
+				named = named.getComponentType();
 			}
+			if (java.lang.reflect.Proxy.isProxyClass(named)) {
+				return "a proxy of " + java.util.Arrays.toString(named.getInterfaces())
+						+ ", which never travels between processes: send the object behind it";
+			}
+			if (NEVER.checkInput(new ClassOnly(type)) == ObjectInputFilter.Status.REJECTED) {
+				return "a " + named.getName() + ", which never travels between processes, whatever serial-allow says"
+						+ " (reflection, process and method-handle classes)";
+			}
+			if (filter.checkInput(new ClassOnly(type)) == ObjectInputFilter.Status.REJECTED) {
+				return "a " + named.getName() + ", which other processes refuse to read: add " + advicePattern(named)
+						+ " to serial-allow (for example -Dfiber.serial-allow=" + advicePattern(named) + ")";
+			}
+			return null;
+		}
+	};
+
+	/** Why reading could not create an object of exactly {@code type} again, or null when it can. */
+	private static final ClassValue<@Nullable String> CREATORS = new ClassValue<>() {
+		@Override
+		protected @Nullable String computeValue(Class<?> type) {
 			return Creators.missing(type);
 		}
 	};
 
 	/** Reads what {@link #write} wrote, refusing classes outside the allow-list. */
 	<T> T read(byte[] bytes, Class<T> expected) {
-		return read(bytes, expected, null);
+		return read(bytes, 0, expected, null);
 	}
 
 	/**
 	 * Reads what {@link #write} wrote, refusing classes outside the allow-list, with every object read replaced
 	 * by what {@code resolver} makes of it: how a handle read here becomes one of the reading runtime.
 	 */
-	<T> T read(byte[] bytes, Class<T> expected, @Nullable UnaryOperator<Object> resolver) {
+	<T> T read(byte[] bytes, int offset, Class<T> expected, @Nullable UnaryOperator<Object> resolver) {
 		Objects.requireNonNull(bytes, "bytes");
 		Objects.requireNonNull(expected, "expected");
 		@Nullable String[] refused = new String[1];
 		Object value;
-		try (ObjectInputStream in = new ResolvingInput(bytes, resolver)) {
+		try (ObjectInputStream in = new ResolvingInput(new ByteArrayInputStream(bytes, offset, bytes.length - offset), resolver)) {
 			// The JDK's rejection does not say which class it was; remember it for the message.
 			in.setObjectInputFilter(info -> {
 				ObjectInputFilter.Status status = filter.checkInput(info);
@@ -158,6 +210,9 @@ final class JavaSerialization {
 			}
 			throw new CodecException("refused to deserialize " + what + ": over the limits for a shipped object", e);
 		}
+		catch (StackOverflowError e) {
+			throw new CodecException("cannot deserialize a shipped object: it is nested too deeply for this process's stack", e);
+		}
 		catch (IOException | ClassNotFoundException | RuntimeException e) {
 			throw new CodecException("cannot deserialize a shipped object: " + e, e);
 		}
@@ -172,22 +227,36 @@ final class JavaSerialization {
 		return in instanceof ResolvingInput reading && reading.resolver != null;
 	}
 
-	/** Checks each class it writes as a reader would, so what a reader would refuse fails here. */
+	/**
+	 * Checks each class it writes as a reader would, and that each object written can be created again, so what
+	 * a reader would refuse fails here.
+	 */
 	private final class CheckingOutput extends ObjectOutputStream {
 
-		CheckingOutput(ByteArrayOutputStream bytes) throws IOException {
+		/**
+		 * The refusal of an exception class, raised only once the value is written: when a write fails, the stream
+		 * writes its own exception before throwing it, and that exception must reach the caller as it is.
+		 */
+		private @Nullable String heldBack;
+
+		CheckingOutput(BoundedBytes bytes) throws IOException {
 			super(bytes);
+			enableReplaceObject(true);
 		}
 
 		@Override
 		protected void annotateClass(Class<?> type) {
-			if (failing(type)) {
+			String refused = refusal(type);
+			if (refused == null) {
 				return;
 			}
-			String refused = refusal(type);
-			if (refused != null) {
-				throw new CodecException("cannot send " + refused);
+			if (Throwable.class.isAssignableFrom(type)) {
+				if (heldBack == null) {
+					heldBack = refused;
+				}
+				return;
 			}
+			throw new CodecException("cannot send " + refused);
 		}
 
 		@Override
@@ -195,12 +264,52 @@ final class JavaSerialization {
 			annotateClass(type);
 		}
 
-		/**
-		 * Whether the stream is writing its own failure: after a write fails, the stream writes the exception
-		 * (a {@code java.io} one) before it throws it, and that exception must reach the caller as it is.
-		 */
-		private static boolean failing(Class<?> type) {
-			return Throwable.class.isAssignableFrom(type) && type.getName().startsWith("java.io.");
+		@Override
+		protected Object replaceObject(Object written) {
+			String missing = CREATORS.get(written.getClass());
+			if (missing != null) {
+				throw new CodecException("cannot send " + missing);
+			}
+			return written;
+		}
+
+		void raiseHeldBack() {
+			if (heldBack != null) {
+				throw new CodecException("cannot send " + heldBack);
+			}
+		}
+	}
+
+	/** The bytes written, refusing to grow past a limit, and handed out without a copy when they fill the buffer. */
+	private static final class BoundedBytes extends ByteArrayOutputStream {
+
+		private final long limit;
+
+		BoundedBytes(long limit) {
+			super(256);
+			this.limit = limit;
+		}
+
+		@Override
+		public void write(int b) {
+			grow(1);
+			super.write(b);
+		}
+
+		@Override
+		public void write(byte[] b, int off, int len) {
+			grow(len);
+			super.write(b, off, len);
+		}
+
+		private void grow(int more) {
+			if (count + (long) more > limit) {
+				throw new UncheckedIOException(new ValueTooLargeException(limit));
+			}
+		}
+
+		byte[] bytes() {
+			return buf.length == count ? buf : java.util.Arrays.copyOf(buf, count);
 		}
 	}
 
@@ -233,15 +342,21 @@ final class JavaSerialization {
 
 		private final @Nullable UnaryOperator<Object> resolver;
 
-		ResolvingInput(byte[] bytes, @Nullable UnaryOperator<Object> resolver) throws IOException {
-			super(new ByteArrayInputStream(bytes));
+		ResolvingInput(ByteArrayInputStream bytes, @Nullable UnaryOperator<Object> resolver) throws IOException {
+			super(bytes);
 			this.resolver = resolver;
 			enableResolveObject(resolver != null);
 		}
 
 		@Override
 		protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
-			return Class.forName(desc.getName(), false, contextLoader());
+			try {
+				return Class.forName(desc.getName(), false, contextLoader());
+			}
+			catch (ClassNotFoundException e) {
+				// A primitive type's class (int.class as a value) has no class to load: the stream knows it.
+				return super.resolveClass(desc);
+			}
 		}
 
 		@Override

@@ -26,8 +26,12 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ShippedValues implements Codec {
 
+	/** The largest value a run sends unless {@code max-value-size} says otherwise: 2046 MiB. */
+	public static final long DEFAULT_MAX_VALUE_SIZE = 2046L << 20;
+
 	private final List<String> localAllow;
 	private final @Nullable UnaryOperator<Object> resolver;
+	private final long maxValueSize;
 	private final JavaSerialization values;
 	private final Map<List<String>, JavaSerialization> withSender = new ConcurrentHashMap<>();
 
@@ -41,8 +45,20 @@ public final class ShippedValues implements Codec {
 	 * with what {@code resolver} makes of it.
 	 */
 	public ShippedValues(List<String> localAllow, @Nullable UnaryOperator<Object> resolver) {
+		this(localAllow, resolver, DEFAULT_MAX_VALUE_SIZE);
+	}
+
+	/**
+	 * As {@link #ShippedValues(List, UnaryOperator)}, refusing to write a value whose bytes would be more than
+	 * {@code maxValueSize} ({@code max-value-size}).
+	 */
+	public ShippedValues(List<String> localAllow, @Nullable UnaryOperator<Object> resolver, long maxValueSize) {
+		if (maxValueSize < 1 || maxValueSize > DEFAULT_MAX_VALUE_SIZE) {
+			throw new IllegalArgumentException("maxValueSize " + maxValueSize + " is not between 1 and " + DEFAULT_MAX_VALUE_SIZE);
+		}
 		this.localAllow = List.copyOf(localAllow);
 		this.resolver = resolver;
+		this.maxValueSize = maxValueSize;
 		this.values = JavaSerialization.allowing(this.localAllow);
 	}
 
@@ -67,25 +83,39 @@ public final class ShippedValues implements Codec {
 		if (value == null) {
 			return null;
 		}
-		byte[] compact = CompactValues.write(value);
-		if (compact != null) {
-			return compact;
+		long compactSize = CompactValues.sizeOf(value);
+		if (compactSize >= 0) {
+			if (value instanceof String) {
+				// Its size is known once it is written.
+				byte[] text = CompactValues.write(value);
+				checkSize(text.length, value, what);
+				return text;
+			}
+			checkSize(compactSize, value, what);
+			return CompactValues.write(value);
 		}
 		if (!(value instanceof Serializable serializable)) {
 			throw new CodecException(what + " is a " + value.getClass().getName()
 					+ ", which is not Serializable: make it implement java.io.Serializable");
 		}
-		byte[] serialized;
 		try {
-			serialized = values.write(serializable);
+			// The tag byte first, so the bytes written are the value's bytes with no copy.
+			return values.write(serializable, CompactValues.SERIALIZED, maxValueSize);
+		}
+		catch (ValueTooLargeException e) {
+			throw new CodecException(what + " (a " + value.getClass().getName() + ") is more than " + maxValueSize
+					+ " bytes, which max-value-size allows; raise fiber.max-value-size (at most 2046Mi) or send it in parts", e);
 		}
 		catch (CodecException e) {
 			throw new CodecException(what + ": " + e.getMessage(), e);
 		}
-		byte[] tagged = new byte[serialized.length + 1];
-		tagged[0] = CompactValues.SERIALIZED;
-		System.arraycopy(serialized, 0, tagged, 1, serialized.length);
-		return tagged;
+	}
+
+	private void checkSize(long size, Object value, Object what) {
+		if (size > maxValueSize) {
+			throw new CodecException(what + " (a " + value.getClass().getSimpleName() + ") is " + size + " bytes, more than "
+					+ maxValueSize + ", which max-value-size allows; raise fiber.max-value-size (at most 2046Mi) or send it in parts");
+		}
 	}
 
 	/** Reads what {@link #write} wrote. */
@@ -105,7 +135,7 @@ public final class ShippedValues implements Codec {
 			}
 		}
 		try {
-			return values.read(java.util.Arrays.copyOfRange(bytes, 1, bytes.length), Object.class, resolver);
+			return values.read(bytes, 1, Object.class, resolver);
 		}
 		catch (CodecException e) {
 			throw new CodecException(what + " cannot be read: " + e.getMessage(), e);
@@ -135,7 +165,11 @@ public final class ShippedValues implements Codec {
 	 */
 	public byte[] writeFunction(Serializable function, String what) {
 		try {
-			return serialization(List.of(packagePattern(function.getClass()))).write(function);
+			return serialization(List.of(packagePattern(function.getClass()))).write(function, null, maxValueSize);
+		}
+		catch (ValueTooLargeException e) {
+			throw new CodecException(what + " is more than " + maxValueSize + " bytes, which max-value-size allows, with "
+					+ "what it captures; raise fiber.max-value-size (at most 2046Mi), or pass large data as an argument or share it", e);
 		}
 		catch (CodecException e) {
 			throw new CodecException(what + ": " + e.getMessage(), e);
@@ -145,7 +179,7 @@ public final class ShippedValues implements Codec {
 	/** Reads a shipped function, initializer or target as {@code type}, admitting the packages its sender named. */
 	public <T> T readFunction(byte[] bytes, List<String> senderAllow, Class<T> type, String what) {
 		try {
-			return serialization(senderAllow).read(bytes, type, resolver);
+			return serialization(senderAllow).read(bytes, 0, type, resolver);
 		}
 		catch (CodecException e) {
 			throw new CodecException(what + " cannot be read: " + e.getMessage(), e);

@@ -30,6 +30,9 @@ public final class ConfigKeys {
 	/** RSocket frames carry a 24-bit length. */
 	private static final long MAX_FRAME = 0xFF_FFFFL;
 
+	/** A value lives in one byte array, with room left for the frame around it. */
+	private static final long MAX_VALUE = 2046L << 20;
+
 	/** Which backend runs job-backed processes; empty picks the available one with the highest priority. */
 	public static final ConfigKey<String> BACKEND = register(new ConfigKey<>("backend", "string", "",
 			"Backend for job-backed processes (local, kubernetes); empty picks the available one with the highest priority (kubernetes inside a cluster, where KUBERNETES_SERVICE_HOST is set).",
@@ -57,8 +60,13 @@ public final class ConfigKeys {
 
 	/** The largest frame a connection accepts or sends. */
 	public static final ConfigKey<Long> MAX_FRAME_SIZE = register(new ConfigKey<>("max-frame-size", "size", "8Mi",
-			"Largest frame (and so payload) a connection sends or accepts, at most 16777215 bytes; a larger one is refused and the offending connection closed.",
+			"Largest frame a connection sends or accepts, at most 16777215 bytes; a larger payload travels as fragments of at most this size (and 960 KiB), and a larger frame is refused and the offending connection closed.",
 			text -> sizeIn(text, 1024, MAX_FRAME)));
+
+	/** The largest value that may travel between processes. */
+	public static final ConfigKey<Long> MAX_VALUE_SIZE = register(new ConfigKey<>("max-value-size", "size", "2046Mi",
+			"Largest value (encoded) that may travel between processes, at most 2046 MiB: a pool argument or result, queue item, manager argument or result, ring value; a larger one is refused at the call that sends it.",
+			text -> sizeIn(text, 1024, MAX_VALUE)));
 
 	/** How often a connection proves it is alive. */
 	public static final ConfigKey<Duration> KEEPALIVE_INTERVAL = register(new ConfigKey<>("keepalive-interval", "duration", "1s",

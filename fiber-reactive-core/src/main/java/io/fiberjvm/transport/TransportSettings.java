@@ -7,14 +7,19 @@ import io.fiberjvm.config.ConfigKeys;
 import io.fiberjvm.config.FiberConfig;
 
 /**
- * What every connection of one run shares: the run's secret, the frame limit and keep-alive.
+ * What every connection of one run shares: the run's secret, the frame and payload limits and keep-alive.
  *
  * @param secret the run's secret; a peer must present it at setup or be refused
- * @param maxFrameSize the largest frame sent or accepted, in bytes
+ * @param maxFrameSize the largest frame sent or accepted, in bytes; a larger payload travels in fragments
+ * @param maxPayloadSize the largest payload sent or accepted, in bytes, with its route
  * @param keepAliveInterval how often a keep-alive frame is sent
  * @param keepAliveTimeout how long a silent peer lives before its connection is closed
  */
-public record TransportSettings(String secret, int maxFrameSize, Duration keepAliveInterval, Duration keepAliveTimeout) {
+public record TransportSettings(String secret, int maxFrameSize, int maxPayloadSize, Duration keepAliveInterval,
+		Duration keepAliveTimeout) {
+
+	/** Room beside a value for the frame that carries it (its header, ids, the function a task ships with). */
+	public static final int VALUE_ROOM = 1 << 20;
 
 	public TransportSettings {
 		Objects.requireNonNull(secret, "secret");
@@ -26,23 +31,28 @@ public record TransportSettings(String secret, int maxFrameSize, Duration keepAl
 		if (maxFrameSize < 1024) {
 			throw new IllegalArgumentException("maxFrameSize " + maxFrameSize + " is under 1024 bytes");
 		}
+		if (maxPayloadSize < maxFrameSize) {
+			throw new IllegalArgumentException("maxPayloadSize " + maxPayloadSize + " is under maxFrameSize " + maxFrameSize);
+		}
 	}
 
 	/** The settings {@code config} describes, with {@code secret}. */
 	public static TransportSettings from(FiberConfig config, String secret) {
 		return new TransportSettings(secret, Math.toIntExact(config.get(ConfigKeys.MAX_FRAME_SIZE)),
+				// A payload may always fill a frame, however small the values.
+				Math.toIntExact(Math.max(config.get(ConfigKeys.MAX_VALUE_SIZE) + VALUE_ROOM, config.get(ConfigKeys.MAX_FRAME_SIZE))),
 				config.get(ConfigKeys.KEEPALIVE_INTERVAL), config.get(ConfigKeys.KEEPALIVE_TIMEOUT));
 	}
 
 	/** The same settings with another secret: for tests of a peer that knows the wrong one. */
 	public TransportSettings withSecret(String otherSecret) {
-		return new TransportSettings(otherSecret, maxFrameSize, keepAliveInterval, keepAliveTimeout);
+		return new TransportSettings(otherSecret, maxFrameSize, maxPayloadSize, keepAliveInterval, keepAliveTimeout);
 	}
 
 	@Override
 	public String toString() {
 		// Never print the secret.
-		return "TransportSettings[maxFrameSize=" + maxFrameSize + ", keepAliveInterval=" + keepAliveInterval
+		return "TransportSettings[maxFrameSize=" + maxFrameSize + ", maxPayloadSize=" + maxPayloadSize + ", keepAliveInterval=" + keepAliveInterval
 				+ ", keepAliveTimeout=" + keepAliveTimeout + "]";
 	}
 }

@@ -204,19 +204,42 @@ class JavaSerializationTest {
 	}
 
 	@Test
-	void aGraphDeeperThanTheLimitIsRefusedSayingSo() {
+	void aGraphTooDeepForTheStackIsRefusedAtTheWriterSayingSo() {
 		List<Object> root = new ArrayList<>();
 		List<Object> current = root;
-		for (int i = 0; i < 100; i++) {
+		for (int i = 0; i < 1_000_000; i++) {
 			List<Object> next = new ArrayList<>();
 			current.add(next);
 			current = next;
 		}
-		byte[] bytes = builtIn.write((Serializable) root);
 
-		CodecException e = catchThrowableOfType(() -> builtIn.read(bytes, List.class), CodecException.class);
+		CodecException e = catchThrowableOfType(() -> builtIn.write((Serializable) root), CodecException.class);
 
-		assertThat(e.getMessage()).contains("depth");
+		assertThat(e.getMessage()).contains("nested too deeply");
+	}
+
+	/** A value holding an exception of a package readers refuse, and a primitive type. */
+	record Outcome(String name, Throwable error, Class<?> type) implements Serializable {
+	}
+
+	@Test
+	void anExceptionInsideAValueIsCheckedLikeAnyClassAndPrimitiveTypesTravel() {
+		assertThatThrownBy(() -> builtIn.write(new Outcome("x", new java.io.FileNotFoundException("f"), int.class)))
+				.isInstanceOf(CodecException.class).hasMessageContaining("add java.io.* to serial-allow");
+		Outcome back = builtIn.read(builtIn.write(new Outcome("x", new IllegalStateException("s"), int.class)), Outcome.class);
+		assertThat(back.type()).isEqualTo(int.class);
+		assertThat(back.error()).hasMessage("s");
+	}
+
+	@Test
+	void classesThatNeverTravelAreRefusedSayingSoNotWithAPatternToAdd() {
+		Runnable proxy = (Runnable) java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+				new Class<?>[] {Runnable.class, Serializable.class}, (p, m, a) -> null);
+		assertThatThrownBy(() -> builtIn.write((Serializable) proxy)).isInstanceOf(CodecException.class)
+				.hasMessageContaining("proxy").hasMessageContaining("never travels").hasMessageNotContaining("serial-allow");
+		assertThatThrownBy(() -> builtIn.write(new RuntimeException(new java.lang.reflect.InvocationTargetException(null))))
+				.isInstanceOf(CodecException.class).hasMessageContaining("java.lang.reflect.InvocationTargetException")
+				.hasMessageContaining("never travels");
 	}
 
 	@Test

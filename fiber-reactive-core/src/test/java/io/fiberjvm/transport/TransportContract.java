@@ -1,5 +1,6 @@
 package io.fiberjvm.transport;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +33,7 @@ public interface TransportContract {
 	List<Runnable> CLEANUP = new CopyOnWriteArrayList<>();
 
 	default TransportSettings settings() {
-		return new TransportSettings("contract-secret", 64 * 1024, Duration.ofMillis(500), Duration.ofSeconds(5));
+		return new TransportSettings("contract-secret", 64 * 1024, 4 << 20, Duration.ofMillis(500), Duration.ofSeconds(5));
 	}
 
 	default TransportServer serve(Router router) {
@@ -188,10 +189,26 @@ public interface TransportContract {
 	}
 
 	@Test
-	default void payloadOverTheFrameLimitIsNotSentAndTheConnectionGoesOn() {
+	default void payloadsLargerThanAFrameTravelWholeEveryWay() {
+		byte[] big = new byte[settings().maxFrameSize() * 5 + 17];
+		new java.util.Random(7).nextBytes(big);
+		Routes routes = Routes.empty()
+				.withResponse("echo", Mono::just)
+				.withStream("twice", bytes -> Flux.just(bytes, bytes))
+				.withChannel("sizes", in -> in.map(bytes -> Integer.toString(bytes.length).getBytes(StandardCharsets.UTF_8)));
+		Connection c = connect(serve(routes), "client");
+		StepVerifier.create(c.requestResponse("echo", big)).assertNext(back -> assertThat(back).isEqualTo(big)).verifyComplete();
+		StepVerifier.create(c.requestStream("twice", big)).assertNext(back -> assertThat(back).isEqualTo(big))
+				.assertNext(back -> assertThat(back).isEqualTo(big)).verifyComplete();
+		StepVerifier.create(c.requestChannel("sizes", Flux.just(big, new byte[3], big)).map(b -> new String(b, StandardCharsets.UTF_8)))
+				.expectNext(Integer.toString(big.length), "3", Integer.toString(big.length)).verifyComplete();
+	}
+
+	@Test
+	default void payloadOverThePayloadLimitIsNotSentAndTheConnectionGoesOn() {
 		Connection c = connect(serve(echoRoutes()), "client");
-		StepVerifier.create(c.requestResponse("echo", new byte[settings().maxFrameSize()]))
-				.expectErrorMatches(e -> e instanceof FrameTooLargeException && e.getMessage().contains("max-frame-size"))
+		StepVerifier.create(c.requestResponse("echo", new byte[settings().maxPayloadSize()]))
+				.expectErrorMatches(e -> e instanceof FrameTooLargeException && e.getMessage().contains("max-value-size"))
 				.verify(Duration.ofSeconds(10));
 		Messenger m = Messenger.over(c, Codec.standard());
 		StepVerifier.create(m.request("echo", new Point(1, 1), Point.class)).expectNext(new Point(1, 1)).verifyComplete();

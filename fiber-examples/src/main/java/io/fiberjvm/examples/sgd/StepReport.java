@@ -5,5 +5,5 @@ package io.fiberjvm.examples.sgd;
  *
  * @param model the weights, then the bias
  */
-public record StepReport(int step, int rank, double[] model, double loss) {
+public record StepReport(int step, int rank, double[] model, double loss) implements java.io.Serializable {
 }

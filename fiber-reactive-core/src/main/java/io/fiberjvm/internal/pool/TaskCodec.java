@@ -10,9 +10,7 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 import io.fiberjvm.RemoteException;
-import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.codec.ShippedValues;
-import io.fiberjvm.config.ConfigKeys;
 import io.fiberjvm.internal.frames.Answer;
 import io.fiberjvm.pool.TaskFailedException;
 
@@ -24,10 +22,10 @@ import io.fiberjvm.pool.TaskFailedException;
 final class TaskCodec {
 
 	private final ShippedValues values;
-	/** The most bytes of arguments one chunk carries; a larger argument is refused at submission. */
+	/** The most bytes of arguments one chunk carries, unless one argument alone is larger. */
 	private final int chunkBytes;
-	/** The most bytes of a result a worker sends. */
-	private final int maxResult;
+	/** The most bytes of an error a worker sends. */
+	private final int maxError;
 	private final Map<Object, ShippedFunction> functions = Collections.synchronizedMap(new WeakHashMap<>());
 	/** Two-argument functions, keyed by the user's function, shipped inside their wrapper. */
 	private final Map<Object, ShippedFunction> pairs = Collections.synchronizedMap(new WeakHashMap<>());
@@ -35,17 +33,12 @@ final class TaskCodec {
 	TaskCodec(ShippedValues values, int maxFrameSize) {
 		this.values = values;
 		this.chunkBytes = Math.max(1024, maxFrameSize / 2);
-		this.maxResult = Math.max(512, maxFrameSize - 4096);
+		this.maxError = Math.max(512, Math.min(maxFrameSize - 4096, 64 * 1024));
 	}
 
-	/** The most bytes of arguments one chunk carries. */
+	/** The most bytes of arguments one chunk carries, unless one argument alone is larger. */
 	int chunkBytes() {
 		return chunkBytes;
-	}
-
-	/** The most bytes a function may have: with one argument of {@link #chunkBytes()}, a chunk still fits a frame. */
-	int functionBytes() {
-		return chunkBytes / 2;
 	}
 
 	// ---- the pool's side ----
@@ -65,18 +58,13 @@ final class TaskCodec {
 			ShippedFunction known = cache.get(key);
 			if (known == null) {
 				known = new ShippedFunction(function, userClass, values);
-				if (known.bytes.length > functionBytes()) {
-					throw new CodecException("the function " + known + " is " + known.bytes.length + " bytes serialized, more than "
-							+ functionBytes() + " (a quarter of fiber.max-frame-size); pass large data as arguments "
-							+ "or through a queue instead of capturing it");
-				}
 				cache.put(key, known);
 			}
 			return known;
 		}
 	}
 
-	/** {@code arg}'s bytes; refused when one chunk could not carry it. */
+	/** {@code arg}'s bytes; refused when another process could not read it, or it is over {@code max-value-size}. */
 	byte @Nullable [] argument(@Nullable Object arg, TaskName task) {
 		byte[] bytes = values.write(arg, new Object() {
 			@Override
@@ -84,10 +72,6 @@ final class TaskCodec {
 				return "the argument of task " + task;
 			}
 		});
-		if (bytes != null && bytes.length > chunkBytes) {
-			throw new CodecException("the argument of task " + task + " is " + bytes.length
-					+ " bytes, more than half a frame (fiber.max-frame-size) carries");
-		}
 		return bytes;
 	}
 
@@ -130,18 +114,13 @@ final class TaskCodec {
 		return values.read(bytes, "the argument");
 	}
 
-	/** The answer carrying {@code result}; a result too large for a frame is the task's failure. */
+	/** The answer carrying {@code result}; a result that cannot travel is the task's failure. */
 	Answer result(long id, @Nullable Object result) {
-		byte[] bytes = values.write(result, "the result");
-		if (bytes != null && bytes.length > maxResult) {
-			throw new CodecException("the result is " + bytes.length + " bytes, more than a frame ("
-					+ ConfigKeys.MAX_FRAME_SIZE.name() + ") carries");
-		}
-		return new Answer(id, false, bytes);
+		return new Answer(id, false, values.write(result, "the result"));
 	}
 
 	/** The answer carrying {@code error}, cut to fit a frame. */
 	Answer failure(long id, Throwable error) {
-		return Answer.failure(id, RemoteException.encode(error, Math.min(maxResult, 64 * 1024)));
+		return Answer.failure(id, RemoteException.encode(error, maxError));
 	}
 }

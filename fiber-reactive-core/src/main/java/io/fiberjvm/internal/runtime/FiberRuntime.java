@@ -70,15 +70,14 @@ public final class FiberRuntime implements RuntimeContext {
 	private FiberRuntime(FiberConfig config, String secret, @Nullable String name, @Nullable Endpoint parent) {
 		Objects.requireNonNull(config, "config");
 		Objects.requireNonNull(secret, "secret");
-		// A program decides its package tree for the whole run; a child inherits the decision.
-		this.config = parent == null ? ProgramPackages.decide(config) : config;
+		this.config = config;
 		this.runId = Long.toString(RANDOM.nextLong() >>> 38, 36);
 		this.name = name != null ? name : "run-" + runId;
 		this.parent = parent;
 		List<String> allow = new ArrayList<>(this.config.get(ConfigKeys.SERIAL_ALLOW));
 		allow.addAll(this.config.get(ConfigKeys.PROGRAM_PACKAGES));
-		this.values = new ShippedValues(allow,
-				read -> read instanceof HandleRef handle ? handle.resolve(this) : read);
+		this.values = new ShippedValues(allow, read -> read instanceof HandleRef handle ? handle.resolve(this) : read,
+				this.config.get(ConfigKeys.MAX_VALUE_SIZE));
 		Transport transport = Providers.select(TransportProvider.class, this.config.get(ConfigKeys.TRANSPORT),
 				ConfigKeys.TRANSPORT.name(), "Add io.fiberjvm:fiber-rsocket-transport to the classpath.")
 				.create(TransportSettings.from(this.config, secret));
@@ -95,7 +94,8 @@ public final class FiberRuntime implements RuntimeContext {
 
 	/** A program's runtime: a new run, with a secret of its own. */
 	public static FiberRuntime open(FiberConfig config) {
-		return new FiberRuntime(config, newSecret(), null, null);
+		// A program decides its package tree for the whole run; its children, and programs that join, inherit it.
+		return new FiberRuntime(ProgramPackages.decide(config), newSecret(), null, null);
 	}
 
 	/**

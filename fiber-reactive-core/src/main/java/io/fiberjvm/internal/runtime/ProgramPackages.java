@@ -1,6 +1,7 @@
 package io.fiberjvm.internal.runtime;
 
 import java.security.CodeSource;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -44,10 +45,21 @@ final class ProgramPackages {
 		return names.length == 1 ? names[0] + ".**" : names[0] + "." + names[1] + ".**";
 	}
 
+	/** Where calls come from that are not the program's: the JDK, and the runtimes of JVM languages and test tools. */
+	private static final List<String> NOT_PROGRAM = List.of("java.", "javax.", "jdk.", "sun.", "com.sun.", "groovy.",
+			"org.codehaus.groovy.", "clojure.", "kotlin.", "scala.", "org.junit.", "junit.", "org.apache.maven.");
+
+	/**
+	 * Whether {@code type} is the program's: not the JDK's or a language runtime's, and not Fiber's own (which
+	 * lives in {@code io.fiberjvm} and in Fiber's jar; a program's classes in one shaded jar with Fiber count).
+	 */
 	private static boolean isProgram(Class<?> type) {
 		String name = type.getName();
-		if (name.startsWith("java.") || name.startsWith("jdk.") || name.startsWith("sun.") || name.startsWith("com.sun.")) {
+		if (NOT_PROGRAM.stream().anyMatch(name::startsWith)) {
 			return false;
+		}
+		if (!name.startsWith("io.fiberjvm.")) {
+			return true;
 		}
 		CodeSource source = type.getProtectionDomain().getCodeSource();
 		return source == null || FIBER == null || !Objects.equals(source.getLocation(), FIBER.getLocation());

@@ -64,16 +64,22 @@ class TaskCodecTest {
 		FiberFunction<Integer, Integer> fn = x -> x;
 		ShippedFunction shipped = pool.ship(fn, fn.getClass());
 		TaskName name = new TaskName("map", 9, shipped);
-		assertThatThrownBy(() -> pool.argument(new byte[FRAME], name)).isInstanceOf(CodecException.class)
-				.hasMessageContaining("the argument of task element 9 of map(").hasMessageContaining("more than half a frame");
+		assertThat(pool.argument(new byte[FRAME * 3], name)).as("a frame does not limit a value").hasSize(FRAME * 3 + 1);
 		assertThatThrownBy(() -> pool.argument(new Object(), name)).isInstanceOf(CodecException.class)
 				.hasMessageContaining("the argument of task element 9").hasMessageContaining("not Serializable");
-		byte[] captured = new byte[FRAME / 4];
+
+		TaskCodec small = new TaskCodec(new ShippedValues(List.of(), null, 4096), FRAME);
+		assertThatThrownBy(() -> small.argument(new byte[4096], name)).isInstanceOf(CodecException.class)
+				.hasMessageContaining("the argument of task element 9 of map(").hasMessageContaining("max-value-size");
+		byte[] captured = new byte[8192];
 		FiberFunction<Integer, Integer> heavy = x -> x + captured.length;
-		assertThatThrownBy(() -> pool.ship(heavy, heavy.getClass())).isInstanceOf(CodecException.class)
-				.hasMessageContaining("a quarter of fiber.max-frame-size");
-		assertThatThrownBy(() -> worker.result(1, new double[FRAME / 8])).isInstanceOf(CodecException.class)
-				.hasMessageContaining("more than a frame (max-frame-size) carries");
+		assertThatThrownBy(() -> small.ship(heavy, heavy.getClass())).isInstanceOf(CodecException.class)
+				.hasMessageContaining("max-value-size");
+		assertThatThrownBy(() -> small.result(1, new double[1024])).isInstanceOf(CodecException.class)
+				.hasMessageContaining("the result").hasMessageContaining("max-value-size");
+		assertThatThrownBy(() -> small.result(1, new java.util.ArrayList<>(java.util.Collections.nCopies(2000, "word"))))
+				.as("a serialized value is stopped as it outgrows the limit").isInstanceOf(CodecException.class)
+				.hasMessageContaining("max-value-size");
 		assertThat(worker.failure(1, new RuntimeException("x".repeat(FRAME))).bytes().length).isLessThan(FRAME);
 	}
 

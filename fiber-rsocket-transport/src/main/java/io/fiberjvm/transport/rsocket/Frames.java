@@ -25,14 +25,14 @@ final class Frames {
 	private Frames() {
 	}
 
-	static Payload payload(String route, byte[] data, int maxFrameSize) {
+	static Payload payload(String route, byte[] data, int maxPayloadSize) {
 		byte[] metadata = route.getBytes(StandardCharsets.UTF_8);
-		checkSize(route, data.length + metadata.length, maxFrameSize);
+		checkSize(route, (long) data.length + metadata.length, maxPayloadSize);
 		return DefaultPayload.create(data, metadata);
 	}
 
-	static Payload data(byte[] data, String route, int maxFrameSize) {
-		checkSize(route, data.length, maxFrameSize);
+	static Payload data(byte[] data, String route, int maxPayloadSize) {
+		checkSize(route, data.length, maxPayloadSize);
 		return DefaultPayload.create(data, EMPTY);
 	}
 
@@ -40,17 +40,20 @@ final class Frames {
 		return DefaultPayload.create(EMPTY, route.getBytes(StandardCharsets.UTF_8));
 	}
 
-	private static void checkSize(String route, int size, int maxFrameSize) {
-		if (size + HEADER_ROOM > maxFrameSize) {
+	private static void checkSize(String route, long size, int maxPayloadSize) {
+		if (size + HEADER_ROOM > maxPayloadSize) {
 			throw new FrameTooLargeException("a payload of " + size + " bytes on route '" + route
-					+ "' does not fit the frame limit of " + maxFrameSize + " bytes (fiber.max-frame-size)");
+					+ "' is over the limit of " + maxPayloadSize + " bytes (fiber.max-value-size and room for its frame)");
 		}
 	}
 
-	/** The data of {@code payload}, copied, and the payload released. */
+	/** The data of {@code payload}, and the payload released: its own array when it has one of just the data, else a copy. */
 	static byte[] bytes(Payload payload) {
 		try {
 			ByteBuffer data = payload.getData();
+			if (data.hasArray() && data.arrayOffset() == 0 && data.position() == 0 && data.remaining() == data.array().length) {
+				return data.array();
+			}
 			byte[] copy = new byte[data.remaining()];
 			data.get(copy);
 			return copy;

@@ -14,12 +14,12 @@ final class RSocketConnection implements Connection {
 
 	private final RSocket socket;
 	private final String peerName;
-	private final int maxFrameSize;
+	private final int maxPayloadSize;
 
-	RSocketConnection(RSocket socket, String peerName, int maxFrameSize) {
+	RSocketConnection(RSocket socket, String peerName, int maxPayloadSize) {
 		this.socket = Objects.requireNonNull(socket, "socket");
 		this.peerName = peerName;
-		this.maxFrameSize = maxFrameSize;
+		this.maxPayloadSize = maxPayloadSize;
 	}
 
 	@Override
@@ -29,14 +29,14 @@ final class RSocketConnection implements Connection {
 
 	@Override
 	public Mono<byte[]> requestResponse(String route, byte[] data) {
-		return Mono.defer(() -> socket.requestResponse(Frames.payload(route, data, maxFrameSize)))
+		return Mono.defer(() -> socket.requestResponse(Frames.payload(route, data, maxPayloadSize)))
 				.map(Frames::bytes)
 				.onErrorMap(e -> Frames.fromWire(e, peerName, route));
 	}
 
 	@Override
 	public Flux<byte[]> requestStream(String route, byte[] data) {
-		return Flux.defer(() -> socket.requestStream(Frames.payload(route, data, maxFrameSize)))
+		return Flux.defer(() -> socket.requestStream(Frames.payload(route, data, maxPayloadSize)))
 				.map(Frames::bytes)
 				.onErrorMap(e -> Frames.fromWire(e, peerName, route));
 	}
@@ -45,7 +45,7 @@ final class RSocketConnection implements Connection {
 	public Flux<byte[]> requestChannel(String route, Publisher<byte[]> data) {
 		// The first frame names the route and carries no data, so an empty input still opens the channel.
 		Flux<io.rsocket.Payload> frames = Flux.concat(Mono.fromCallable(() -> Frames.routeOnly(route)),
-				Flux.from(data).map(bytes -> Frames.data(bytes, route, maxFrameSize)));
+				Flux.from(data).map(bytes -> Frames.data(bytes, route, maxPayloadSize)));
 		return Flux.defer(() -> socket.requestChannel(frames))
 				.map(Frames::bytes)
 				.onErrorMap(e -> Frames.fromWire(e, peerName, route));
@@ -53,7 +53,7 @@ final class RSocketConnection implements Connection {
 
 	@Override
 	public Mono<Void> fireAndForget(String route, byte[] data) {
-		return Mono.defer(() -> socket.fireAndForget(Frames.payload(route, data, maxFrameSize)))
+		return Mono.defer(() -> socket.fireAndForget(Frames.payload(route, data, maxPayloadSize)))
 				.onErrorMap(e -> Frames.fromWire(e, peerName, route));
 	}
 

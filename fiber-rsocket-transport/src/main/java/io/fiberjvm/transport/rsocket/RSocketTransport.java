@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.netty.channel.ChannelOption;
 import io.rsocket.ConnectionSetupPayload;
 import io.rsocket.RSocket;
 import io.rsocket.SocketAcceptor;
@@ -71,12 +72,13 @@ public final class RSocketTransport implements Transport {
 					? new WatchedConnection(connection, settings.keepAliveTimeout(), counters, (address, reason) -> reject(rejections, address, reason))
 					: connection;
 			return RSocketServer.create(socketAcceptor)
-					.maxInboundPayloadSize(settings.maxFrameSize())
+					.fragment(fragmentSize())
+					.maxInboundPayloadSize(settings.maxPayloadSize())
 					.maxTimeToFirstFrame(settings.keepAliveTimeout())
 					.payloadDecoder(PayloadDecoder.DEFAULT)
 					.interceptors(registry -> registry.forConnection(watch))
-					.bind(TcpServerTransport.create(TcpServer.create().host(endpoint.host()).port(endpoint.port()),
-							settings.maxFrameSize()))
+					.bind(TcpServerTransport.create(TcpServer.create().host(endpoint.host()).port(endpoint.port())
+							.childOption(ChannelOption.ALLOCATOR, ReassemblingAllocator.INSTANCE), settings.maxFrameSize()))
 					.map(channel -> (TransportServer) new RSocketServerHandle(channel, rejections, peers, counters));
 		});
 	}
@@ -91,8 +93,9 @@ public final class RSocketTransport implements Transport {
 			return Mono.error(new RejectedSetupException(refusal));
 		}
 		try {
-			Router router = acceptor.accept(new RSocketConnection(requester, peer, settings.maxFrameSize()));
-			return Mono.just(new RouterResponder(Objects.requireNonNull(router, "router"), settings.maxFrameSize(), proof));
+			Router router = acceptor.accept(new RSocketConnection(requester, peer, settings.maxPayloadSize()));
+			return Mono.just(new RouterResponder(Objects.requireNonNull(router, "router"), settings.maxFrameSize(),
+					settings.maxPayloadSize(), proof));
 		}
 		catch (RuntimeException e) {
 			return Mono.error(new RejectedSetupException(String.valueOf(e.getMessage())));
@@ -104,6 +107,14 @@ public final class RSocketTransport implements Transport {
 		rejections.tryEmitNext(new RejectedConnection(address, reason));
 	}
 
+	/**
+	 * The largest fragment a payload is cut into: the frame limit, and no more than 960 KiB, so a large payload
+	 * leaves room on the connection for keep-alives and other streams between its fragments.
+	 */
+	private int fragmentSize() {
+		return Math.min(settings.maxFrameSize(), 960 * 1024);
+	}
+
 	@Override
 	public Mono<Connection> connect(Endpoint endpoint, String peerName, Router router) {
 		Objects.requireNonNull(endpoint, "endpoint");
@@ -113,14 +124,15 @@ public final class RSocketTransport implements Transport {
 				.setupPayload(Mono.fromCallable(() -> DefaultPayload.create(proof.setupFor(peerName),
 						peerName.getBytes(StandardCharsets.UTF_8))))
 				.keepAlive(settings.keepAliveInterval(), settings.keepAliveTimeout())
-				.maxInboundPayloadSize(settings.maxFrameSize())
+				.fragment(fragmentSize())
+				.maxInboundPayloadSize(settings.maxPayloadSize())
 				.payloadDecoder(PayloadDecoder.DEFAULT)
-				.acceptor(SocketAcceptor.with(new RouterResponder(router, settings.maxFrameSize(), proof)))
-				.connect(TcpClientTransport.create(TcpClient.create().host(endpoint.host()).port(endpoint.port()),
-						settings.maxFrameSize()))
+				.acceptor(SocketAcceptor.with(new RouterResponder(router, settings.maxFrameSize(), settings.maxPayloadSize(), proof)))
+				.connect(TcpClientTransport.create(TcpClient.create().host(endpoint.host()).port(endpoint.port())
+						.option(ChannelOption.ALLOCATOR, ReassemblingAllocator.INSTANCE), settings.maxFrameSize()))
 				.onErrorMap(e -> new io.fiberjvm.FiberException("cannot connect to " + endpoint + ": " + e.getMessage(), e))
 				.flatMap(socket -> {
-					Connection connection = new RSocketConnection(socket, endpoint.toString(), settings.maxFrameSize());
+					Connection connection = new RSocketConnection(socket, endpoint.toString(), settings.maxPayloadSize());
 					// RSocket answers no setup; the hello proves the server accepted ours and knows the secret too.
 					String nonce = SecretProof.nonce();
 					return connection.requestResponse(RouterResponder.HELLO, nonce.getBytes(StandardCharsets.UTF_8))

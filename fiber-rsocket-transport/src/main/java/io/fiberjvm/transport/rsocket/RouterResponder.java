@@ -22,11 +22,13 @@ final class RouterResponder implements RSocket {
 
 	private final Router router;
 	private final int maxFrameSize;
+	private final int maxPayloadSize;
 	private final SecretProof proof;
 
-	RouterResponder(Router router, int maxFrameSize, SecretProof proof) {
+	RouterResponder(Router router, int maxFrameSize, int maxPayloadSize, SecretProof proof) {
 		this.router = router;
 		this.maxFrameSize = maxFrameSize;
+		this.maxPayloadSize = maxPayloadSize;
 		this.proof = proof;
 	}
 
@@ -34,10 +36,10 @@ final class RouterResponder implements RSocket {
 	public Mono<Payload> requestResponse(Payload payload) {
 		String route = Frames.route(payload);
 		if (route.equals(HELLO)) {
-			return Mono.just(Frames.data(proof.helloAnswer(Frames.bytes(payload)), route, maxFrameSize));
+			return Mono.just(Frames.data(proof.helloAnswer(Frames.bytes(payload)), route, maxPayloadSize));
 		}
 		return router.requestResponse(route, Frames.bytes(payload))
-				.map(bytes -> Frames.data(bytes, route, maxFrameSize))
+				.map(bytes -> Frames.data(bytes, route, maxPayloadSize))
 				.onErrorMap(this::toWire);
 	}
 
@@ -45,7 +47,7 @@ final class RouterResponder implements RSocket {
 	public Flux<Payload> requestStream(Payload payload) {
 		String route = Frames.route(payload);
 		return router.requestStream(route, Frames.bytes(payload))
-				.map(bytes -> Frames.data(bytes, route, maxFrameSize))
+				.map(bytes -> Frames.data(bytes, route, maxPayloadSize))
 				.onErrorMap(this::toWire);
 	}
 
@@ -59,7 +61,7 @@ final class RouterResponder implements RSocket {
 			String route = Frames.route(header);
 			header.release();
 			return router.requestChannel(route, all.skip(1).map(Frames::bytes))
-					.map(bytes -> Frames.data(bytes, route, maxFrameSize))
+					.map(bytes -> Frames.data(bytes, route, maxPayloadSize))
 					.onErrorMap(this::toWire);
 		}, false);
 	}

@@ -42,7 +42,7 @@ class RSocketBadInputTest {
 	private static final String SECRET = "the-run-secret";
 	private static final int LIMIT = 64 * 1024;
 
-	private final TransportSettings settings = new TransportSettings(SECRET, LIMIT, Duration.ofMillis(500), Duration.ofSeconds(3));
+	private final TransportSettings settings = new TransportSettings(SECRET, LIMIT, LIMIT * 4, Duration.ofMillis(500), Duration.ofSeconds(3));
 	private final List<RejectedConnection> rejected = new CopyOnWriteArrayList<>();
 	private TransportServer server;
 
@@ -175,6 +175,20 @@ class RSocketBadInputTest {
 				.verify(Duration.ofSeconds(15));
 		await().atMost(Duration.ofSeconds(10)).until(raw::isDisposed);
 		await().atMost(Duration.ofSeconds(10)).until(() -> rejected.stream().anyMatch(r -> r.reason().contains("over the limit")));
+		assertServerStillServes();
+	}
+
+	@Test
+	void authenticatedPeerSendingAPayloadOverThePayloadLimitInFragmentsFailsThatRequestOnly() {
+		RSocket raw = RSocketConnector.create()
+				.setupPayload(DefaultPayload.create(new SecretProof(SECRET).setupFor("raw"), "raw".getBytes(StandardCharsets.UTF_8)))
+				.fragment(LIMIT)
+				.connect(TcpClientTransport.create(reactor.netty.tcp.TcpClient.create()
+						.host(server.address().host()).port(server.address().port()), LIMIT))
+				.block(Duration.ofSeconds(10));
+		StepVerifier.create(raw.requestResponse(DefaultPayload.create(new byte[LIMIT * 8], "echo".getBytes(StandardCharsets.UTF_8))))
+				.expectError()
+				.verify(Duration.ofSeconds(15));
 		assertServerStillServes();
 	}
 

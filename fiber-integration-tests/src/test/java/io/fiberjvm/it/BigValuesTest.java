@@ -1,0 +1,135 @@
+package io.fiberjvm.it;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import reactor.core.publisher.Mono;
+import reactor.test.StepVerifier;
+
+import io.fiberjvm.Fiber;
+import io.fiberjvm.FiberFunction;
+import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.manager.AsyncManager;
+import io.fiberjvm.pool.FiberPool;
+import io.fiberjvm.queue.FiberQueue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Values far larger than a frame (100 MiB of doubles against the default 8 MiB frame) cross real child JVMs
+ * whole, in every primitive: pool argument and result, queue item both ways, manager argument and result, ring
+ * broadcast. {@code max-value-size} is the only wall, checked at the sender's call.
+ */
+@Timeout(300)
+class BigValuesTest {
+
+	private static final Duration LONG = Duration.ofSeconds(240);
+
+	/** 100 MiB of doubles. */
+	private static final int BIG = 100 * 1024 * 1024 / 8;
+
+	static double[] big(double offset) {
+		double[] values = new double[BIG];
+		Arrays.setAll(values, i -> i + offset);
+		return values;
+	}
+
+	/** What a receiver reports of an array: its length and three of its elements, which place every byte. */
+	static String probe(double[] values) {
+		return values.length + ":" + values[0] + ":" + values[values.length / 2] + ":" + values[values.length - 1];
+	}
+
+	/** The async face of {@link Store}. */
+	public interface Weights {
+		Mono<double[]> swap(double[] next);
+	}
+
+	/** Holds one array, hands back the one it held. */
+	public static class Store {
+		private double[] held = {};
+
+		public double[] swap(double[] next) {
+			double[] previous = held;
+			held = next;
+			return previous;
+		}
+	}
+
+	private static Fiber open() {
+		// Children hold a value, its encoding and its frame at once.
+		return Fiber.builder().set("jvm-options", "-Xmx1500m").open();
+	}
+
+	@Test
+	void aPoolArgumentAndResultOf100MiBTravelWhole() {
+		try (Fiber fiber = open(); FiberPool pool = fiber.pool(1).open()) {
+			FiberFunction<double[], double[]> shift = values -> {
+				for (int i = 0; i < values.length; i++) {
+					values[i] += 1;
+				}
+				return values;
+			};
+			StepVerifier.create(pool.apply(shift, big(0)).map(BigValuesTest::probe))
+					.expectNext(probe(big(1))).verifyComplete();
+		}
+	}
+
+	@Test
+	void aQueueItemOf100MiBTravelsBothWays() {
+		try (Fiber fiber = open(); FiberPool pool = fiber.pool(1).open()) {
+			FiberQueue<double[]> down = fiber.queue(double[].class, 2);
+			FiberQueue<double[]> up = fiber.queue(double[].class, 2);
+			FiberFunction<Integer, String> relay = n -> {
+				double[] item = down.take().block(LONG);
+				up.put(big(n)).block(LONG);
+				return probe(item);
+			};
+			StepVerifier.create(down.put(big(3))).verifyComplete();
+			StepVerifier.create(pool.apply(relay, 5)).expectNext(probe(big(3))).verifyComplete();
+			StepVerifier.create(up.take().map(BigValuesTest::probe)).expectNext(probe(big(5))).verifyComplete();
+		}
+	}
+
+	@Test
+	void aManagerArgumentAndResultOf100MiBTravelWhole() {
+		try (Fiber fiber = open()) {
+			AsyncManager manager = AsyncManager.on(fiber).register(Weights.class, Store.class).name("weights").start().block(LONG);
+			Weights weights = manager.create(Weights.class);
+			StepVerifier.create(weights.swap(big(7)).map(v -> v.length)).expectNext(0).verifyComplete();
+			StepVerifier.create(weights.swap(new double[1]).map(BigValuesTest::probe)).expectNext(probe(big(7))).verifyComplete();
+		}
+	}
+
+	@Test
+	void aRingBroadcastOf100MiBReachesEveryMember() {
+		try (Fiber fiber = open()) {
+			FiberQueue<String> reports = fiber.queue(String.class);
+			fiber.ring(2).name("big").run(ring -> {
+				double[] value = ring.broadcast(ring.rank() == 0 ? big(9) : null).block();
+				reports.put(ring.rank() + " " + probe(value)).block();
+			}).block(LONG);
+			List<String> lines = reports.receive().take(2).collectList().block(LONG);
+			assertThat(lines).containsExactlyInAnyOrder("0 " + probe(big(9)), "1 " + probe(big(9)));
+		}
+	}
+
+	@Test
+	void aValueOverMaxValueSizeIsRefusedAtTheSendersCallNamingTheKey() {
+		try (Fiber fiber = Fiber.builder().set("max-value-size", "1Mi").open(); FiberPool pool = fiber.pool(1).open()) {
+			double[] over = new double[200_000];
+			FiberFunction<double[], Integer> length = values -> values.length;
+			StepVerifier.create(pool.apply(length, over))
+					.expectErrorSatisfies(e -> assertThat(e).isInstanceOf(CodecException.class).hasMessageContaining("max-value-size"))
+					.verify(LONG);
+			FiberQueue<double[]> queue = fiber.queue(double[].class);
+			StepVerifier.create(queue.put(over))
+					.expectErrorSatisfies(e -> assertThat(e).isInstanceOf(CodecException.class).hasMessageContaining("max-value-size"))
+					.verify(LONG);
+			StepVerifier.create(queue.size()).expectNext(0).verifyComplete();
+			StepVerifier.create(pool.apply(length, new double[100_000])).expectNext(100_000).verifyComplete();
+		}
+	}
+}
