@@ -18,6 +18,7 @@ import io.fiberjvm.internal.queue.QueueService;
 import io.fiberjvm.internal.ring.ProcessRing;
 import io.fiberjvm.internal.runtime.FiberRuntime;
 import io.fiberjvm.internal.runtime.RunStatusWriter;
+import io.fiberjvm.internal.share.SharedValues;
 import io.fiberjvm.pool.PoolBuilder;
 import io.fiberjvm.pool.PoolClosedException;
 import io.fiberjvm.queue.FiberPipe;
@@ -128,6 +129,16 @@ public final class Fiber implements AsyncCloseable, Disposable {
 	public <T> FiberQueue<T> queue(Class<T> type, int capacity) {
 		refuseIfClosed("make a queue");
 		return QueueService.of(runtime).create(type, capacity);
+	}
+
+	/**
+	 * Shares {@code value} with the run: each JVM that uses the returned handle fetches the value once, however
+	 * many tasks use it there; see {@link Shared}. The value is encoded now, so one that cannot travel (not
+	 * serializable, outside the allow-list, over {@code max-value-size}) is refused here.
+	 */
+	public <T> Shared<T> share(T value) {
+		refuseIfClosed("share a value");
+		return SharedValues.of(runtime).share(value);
 	}
 
 	/** A duplex pipe: each end sends to the other; see {@link FiberPipe}. */

@@ -96,12 +96,12 @@ public final class EsScalingHarness {
 			double startSeconds = (System.nanoTime() - begin) / 1e9;
 			int jvms = pool.workers().size();
 			Random random = new Random(11);
-			double[] theta = EvolutionStrategies.optimise(pool, new double[3], warmups, pairs, delay, random, false);
+			double[] theta = EvolutionStrategies.optimise(fiber, pool, new double[3], warmups, pairs, delay, random, false);
 			List<ProcessHandle> workerJvms = pool.workers().stream().map(p -> ProcessHandle.of(p.pid().orElseThrow()).orElseThrow()).toList();
 			Duration cpuBefore = cpu(ProcessHandle.current());
 			Duration workersBefore = cpu(workerJvms);
 			long start = System.nanoTime();
-			theta = EvolutionStrategies.optimise(pool, theta, iterations, pairs, delay, random, false);
+			theta = EvolutionStrategies.optimise(fiber, pool, theta, iterations, pairs, delay, random, false);
 			double seconds = (System.nanoTime() - start) / 1e9;
 			double cpu = (cpu(ProcessHandle.current()).minus(cpuBefore).toNanos() / 1e9) / seconds;
 			double workerCpu = (cpu(workerJvms).minus(workersBefore).toNanos() / 1e9) / seconds;

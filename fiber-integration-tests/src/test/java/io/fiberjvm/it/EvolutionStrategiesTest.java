@@ -23,7 +23,7 @@ class EvolutionStrategiesTest {
 			FiberPool pool = EvolutionStrategies.pool(fiber, 40, 1);
 			// All forty take part: wait for them, and give each evaluation a millisecond so tasks spread over them.
 			await().atMost(Duration.ofMinutes(5)).until(() -> pool.stats().workers() == 40);
-			double[] theta = EvolutionStrategies.optimise(pool, new double[3], 50, 100, Duration.ofMillis(1), new Random(11), false);
+			double[] theta = EvolutionStrategies.optimise(fiber, pool, new double[3], 50, 100, Duration.ofMillis(1), new Random(11), false);
 			for (int i = 0; i < theta.length; i++) {
 				assertThat(theta[i]).as("θ[%d]", i).isCloseTo(EvolutionStrategies.OPTIMUM[i], within(0.1));
 			}

@@ -13,13 +13,15 @@ import reactor.core.publisher.Flux;
 
 import io.fiberjvm.Fiber;
 import io.fiberjvm.FiberFunction;
+import io.fiberjvm.Shared;
 import io.fiberjvm.pool.FiberPool;
 
 /**
  * Evolution strategies (OpenAI-style: antithetic pairs, a shared noise table, centered-rank fitness
  * shaping) on a {@link FiberPool}, maximising Fiber's GECCO demo objective
- * {@code -Σ(θ - [5, -5, 1.5])²}. Each worker makes the noise table from the seed once; a task carries
- * the parameters and a noise index and returns the fitness of {@code θ + σε} and {@code θ - σε}. Run with
+ * {@code -Σ(θ - [5, -5, 1.5])²}. Each worker makes the noise table from the seed once. Each iteration shares
+ * the parameters ({@link Fiber#share}), so they reach each worker JVM once however many tasks it runs; a task
+ * carries their handle and a noise index and returns the fitness of {@code θ + σε} and {@code θ - σε}. Run with
  * {@code mvn -q -B -DskipTests -pl fiber-examples -am package exec:exec -Dexample=io.fiberjvm.examples.es.EvolutionStrategies}.
  */
 public final class EvolutionStrategies {
@@ -50,9 +52,10 @@ public final class EvolutionStrategies {
 
 	/** Fitness of the antithetic pair: {@code f(θ + σε)} and {@code f(θ - σε)}. */
 	static double[] evaluate(Evaluation task) {
-		double[] epsilon = NoiseTable.of(NOISE_SEED, NOISE_SIZE).slice(task.noiseIndex(), task.theta().length);
-		double[] plus = task.theta().clone();
-		double[] minus = task.theta().clone();
+		double[] theta = task.theta().get();
+		double[] epsilon = NoiseTable.of(NOISE_SEED, NOISE_SIZE).slice(task.noiseIndex(), theta.length);
+		double[] plus = theta.clone();
+		double[] minus = theta.clone();
 		for (int i = 0; i < plus.length; i++) {
 			plus[i] += SIGMA * epsilon[i];
 			minus[i] -= SIGMA * epsilon[i];
@@ -87,7 +90,7 @@ public final class EvolutionStrategies {
 	public static double[] optimise(Fiber fiber, int workers, int iterations, int pairs, boolean verbose) {
 		FiberPool pool = pool(fiber, workers, 1);
 		try {
-			return optimise(pool, new double[OPTIMUM.length], iterations, pairs, Duration.ZERO, new Random(11), verbose);
+			return optimise(fiber, pool, new double[OPTIMUM.length], iterations, pairs, Duration.ZERO, new Random(11), verbose);
 		}
 		finally {
 			pool.close();
@@ -96,20 +99,22 @@ public final class EvolutionStrategies {
 
 	/**
 	 * Runs {@code iterations} iterations of {@code pairs} antithetic pairs (a population of {@code 2 × pairs})
-	 * from {@code start} on {@code pool}, each evaluation also taking {@code evaluationDelay}; returns the
-	 * parameters, printing progress every 10 iterations when {@code verbose}.
+	 * from {@code start} on {@code pool} of {@code fiber}, each evaluation also taking {@code evaluationDelay};
+	 * returns the parameters, printing progress every 10 iterations when {@code verbose}.
 	 */
-	public static double[] optimise(FiberPool pool, double[] start, int iterations, int pairs, Duration evaluationDelay, Random random,
+	public static double[] optimise(Fiber fiber, FiberPool pool, double[] start, int iterations, int pairs, Duration evaluationDelay, Random random,
 			boolean verbose) {
 		long delay = evaluationDelay.toNanos();
 		FiberFunction<Evaluation, double[]> evaluate = delay == 0 ? EvolutionStrategies::evaluate : task -> evaluateSlowly(task, delay);
 		NoiseTable noise = NoiseTable.of(NOISE_SEED, NOISE_SIZE);
 		double[] theta = start.clone();
 		for (int iteration = 0; iteration < iterations; iteration++) {
-			double[] current = theta.clone();
-			int[] indices = IntStream.range(0, pairs).map(i -> random.nextInt(NOISE_SIZE - current.length)).toArray();
+			int[] indices = IntStream.range(0, pairs).map(i -> random.nextInt(NOISE_SIZE - start.length)).toArray();
+			Shared<double[]> current = fiber.share(theta.clone());
 			List<double[]> fitness = pool.map(evaluate, Flux.range(0, pairs).map(i -> new Evaluation(current, indices[i])))
 					.collectList().block(Duration.ofMinutes(5));
+			// Each worker drops this iteration's parameters; the next iteration shares new ones.
+			current.release().block(Duration.ofMinutes(1));
 			double[] shaped = centeredRanks(fitness);
 			double[] gradient = new double[theta.length];
 			for (int p = 0; p < pairs; p++) {

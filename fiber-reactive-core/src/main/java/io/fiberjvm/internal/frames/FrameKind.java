@@ -41,10 +41,14 @@ public enum FrameKind {
 	JOIN(40, "ring join"),
 	/** Every member's address, parent to members. */
 	ROSTER(41, "ring roster"),
-	/** Part of a collective's message, member to member. */
-	SEGMENT(42, "ring message"),
+	/** Part of a message sent in parts: a collective's, member to member, or a shared value's, owner to fetcher. */
+	SEGMENT(42, "message part"),
 	/** A ring member has finished its target. */
-	DONE(43, "ring member's end");
+	DONE(43, "ring member's end"),
+	/** A request for a shared value, fetcher to owner. */
+	FETCH(50, "shared value fetch"),
+	/** A shared value was released: drop the copy, owner to fetcher. */
+	DROP(51, "shared value drop");
 
 	private static final FrameKind[] BY_CODE = new FrameKind[64];
 

@@ -3,9 +3,10 @@ package io.fiberjvm.internal.frames;
 import java.nio.ByteBuffer;
 
 /**
- * Part of a collective's message from one ring member to another: which collective (its number on each
- * member), which step of it, the sender's rank, where the part starts in the whole message and how long the
- * whole is, then the part's bytes to the frame's end.
+ * Part of a message sent in parts: a collective's message from one ring member to another (which collective,
+ * its number on each member; which step of it; the sender's rank), or a shared value on its way to a JVM that
+ * uses it (all three 0); then where the part starts in the whole message and how long the whole is, then the
+ * part's bytes to the frame's end.
  *
  * @param seq the collective's number
  * @param step the step within the collective

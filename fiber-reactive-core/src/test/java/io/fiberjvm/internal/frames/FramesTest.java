@@ -100,6 +100,15 @@ class FramesTest {
 	}
 
 	@Test
+	void sharedValueFetchesAndDropsRoundTrip() {
+		FetchFrame fetch = FetchFrame.decode(new FetchFrame("v12", "10.0.0.2:7000").encode());
+		assertThat(fetch).isEqualTo(new FetchFrame("v12", "10.0.0.2:7000"));
+		assertThat(DropFrame.decode(DropFrame.encode("v12"))).isEqualTo("v12");
+		assertThatThrownBy(() -> FetchFrame.decode(DropFrame.encode("v12"))).isInstanceOf(CodecException.class)
+				.hasMessageContaining("shared value drop");
+	}
+
+	@Test
 	void callsAndAnswersRoundTrip() {
 		CallFrame call = new CallFrame(CallFrame.Mode.CALL_MANY, 7, 3, "step", List.of("int"),
 				Arrays.asList(new byte[] {1}, null));
@@ -161,7 +170,7 @@ class FramesTest {
 	@Test
 	void malformedRingFramesAreClearErrors() {
 		assertThatThrownBy(() -> SegmentFrame.decode(new byte[] {FrameKind.SEGMENT.code(), 0, 0, 0, 0, 1, 0}))
-				.isInstanceOf(CodecException.class).hasMessageContaining("malformed ring message of 7 bytes");
+				.isInstanceOf(CodecException.class).hasMessageContaining("malformed message part of 7 bytes");
 		assertThatThrownBy(() -> SegmentFrame.decode(SegmentFrame.encode(-1, 0, 0, 0, 0, new byte[0], 0, 0)))
 				.isInstanceOf(CodecException.class).hasMessageContaining("collective -1");
 		byte[] join = new JoinFrame(1, new Endpoint("h", 1), 0).encode();

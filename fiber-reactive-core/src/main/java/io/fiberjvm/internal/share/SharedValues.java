@@ -1,0 +1,194 @@
+package io.fiberjvm.internal.share;
+
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.jspecify.annotations.Nullable;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+import io.fiberjvm.FiberException;
+import io.fiberjvm.Shared;
+import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.config.ConfigKeys;
+import io.fiberjvm.internal.frames.DropFrame;
+import io.fiberjvm.internal.frames.FetchFrame;
+import io.fiberjvm.internal.frames.SegmentFrame;
+import io.fiberjvm.runtime.RuntimeContext;
+import io.fiberjvm.transport.Endpoint;
+import io.fiberjvm.transport.Routes;
+
+/**
+ * One runtime's shared values: those it shared (their bytes, served to each JVM that fetches them, and who
+ * fetched them), and its copies of values other runtimes shared, fetched once and kept until they are released.
+ */
+public final class SharedValues implements Disposable {
+
+	private static final SecureRandom RANDOM = new SecureRandom();
+
+	static final String PREFIX = "fiber.value/";
+	static final String FETCH = PREFIX + "fetch";
+	static final String DROP = PREFIX + "drop";
+
+	/** The bytes of one part of a value on its way; the fetcher asks for two parts at a time. */
+	static final int PART = 4 << 20;
+
+	private final RuntimeContext runtime;
+	private final Map<String, Hosted> hosted = new ConcurrentHashMap<>();
+	private final Map<String, Mono<Object>> copies = new ConcurrentHashMap<>();
+	private final Disposable served;
+
+	/** A value this runtime shared: its bytes, and where the runtimes that fetched it listen. */
+	private record Hosted(byte[] bytes, Set<String> fetchers, AtomicInteger fetches) {
+	}
+
+	private SharedValues(RuntimeContext runtime) {
+		this.runtime = runtime;
+		this.served = runtime.serve(PREFIX, Routes.empty()
+				.withStream(FETCH, this::serve)
+				.withFireAndForget(DROP, frame -> Mono.fromRunnable(() -> copies.remove(DropFrame.decode(frame)))));
+	}
+
+	/** The shared values of {@code runtime}, made on first use. */
+	public static SharedValues of(RuntimeContext runtime) {
+		return runtime.service(SharedValues.class, SharedValues::new);
+	}
+
+	/** Shares {@code value}: its bytes are made now, so a value that cannot travel is refused here. */
+	public <T> Shared<T> share(T value) {
+		Objects.requireNonNull(value, "value");
+		byte[] bytes = Objects.requireNonNull(runtime.values().write(value, "the shared value"));
+		String id = "v" + Long.toString(RANDOM.nextLong() >>> 1, 36);
+		hosted.put(id, new Hosted(bytes, ConcurrentHashMap.newKeySet(), new AtomicInteger()));
+		copies.put(id, Mono.just(value));
+		return new SharedHandle<>(new SharedRef(listeningAddress().toString(), id), this);
+	}
+
+	/** The handle {@code ref} stands for, in this runtime. */
+	<T> Shared<T> handle(SharedRef ref) {
+		return new SharedHandle<>(ref, this);
+	}
+
+	/** This runtime's copy of the value, fetched the first time it is asked for; a failed fetch is tried again next time. */
+	Mono<Object> value(SharedRef ref) {
+		return copies.computeIfAbsent(ref.id, id -> Mono.defer(() -> fetch(ref)).cacheInvalidateIf(value -> false));
+	}
+
+	int fetches(String id) {
+		Hosted value = hosted.get(id);
+		return value == null ? 0 : value.fetches.get();
+	}
+
+	/** In the owner, forgets the bytes and tells each fetcher to drop its copy; elsewhere drops this copy. */
+	Mono<Void> release(String id) {
+		copies.remove(id);
+		Hosted value = hosted.remove(id);
+		if (value == null) {
+			return Mono.empty();
+		}
+		List<String> fetchers = List.copyOf(value.fetchers);
+		// A fetcher that is gone has nothing left to drop.
+		return Flux.fromIterable(fetchers)
+				.flatMap(address -> runtime.connectionTo(Endpoint.parse(address))
+						.flatMap(connection -> connection.fireAndForget(DROP, DropFrame.encode(id)))
+						.onErrorResume(error -> Mono.empty()))
+				.then();
+	}
+
+	private Mono<Object> fetch(SharedRef ref) {
+		return runtime.address().flatMap(here -> runtime.connectionTo(Endpoint.parse(ref.owner))
+				.flatMapMany(connection -> connection.requestStream(FETCH, new FetchFrame(ref.id, here.toString()).encode()))
+				// Two parts asked for at a time: the owner makes each as it is asked for.
+				.limitRate(2)
+				.reduce(new Assembly(ref.id), Assembly::add)
+				// Decoding a large value takes a while: not on the connection's thread.
+				.publishOn(Schedulers.boundedElastic())
+				.map(assembly -> {
+					Object value = runtime.values().read(assembly.whole(), "shared value " + ref.id);
+					if (value == null) {
+						throw new CodecException("shared value " + ref.id + " arrived as null");
+					}
+					return value;
+				}));
+	}
+
+	/** The parts of a value, put together as they arrive. */
+	private static final class Assembly {
+
+		private final String id;
+		private byte @Nullable [] bytes;
+		private int filled;
+
+		Assembly(String id) {
+			this.id = id;
+		}
+
+		Assembly add(byte[] frame) {
+			SegmentFrame part = SegmentFrame.decode(frame);
+			if (bytes == null) {
+				bytes = new byte[part.total()];
+			}
+			if (part.total() != bytes.length || part.offset() != filled || part.length() > bytes.length - filled) {
+				throw new CodecException("shared value " + id + ": a part at " + part.offset() + " of " + part.total()
+						+ " bytes does not follow the " + filled + " of " + bytes.length + " bytes before it");
+			}
+			System.arraycopy(part.frame(), part.dataOffset(), bytes, filled, part.length());
+			filled += part.length();
+			return this;
+		}
+
+		byte[] whole() {
+			if (bytes == null || filled != bytes.length) {
+				throw new CodecException("shared value " + id + " ended after " + filled + " of "
+						+ (bytes == null ? "?" : bytes.length) + " bytes");
+			}
+			return bytes;
+		}
+	}
+
+	private Flux<byte[]> serve(byte[] request) {
+		FetchFrame fetch = FetchFrame.decode(request);
+		Hosted value = hosted.get(fetch.id());
+		if (value == null) {
+			return Flux.error(new FiberException("shared value " + fetch.id() + " was released by the JVM that shared it"
+					+ " (or never shared there); share it again"));
+		}
+		value.fetchers.add(fetch.requester());
+		value.fetches.incrementAndGet();
+		byte[] bytes = value.bytes;
+		// Each part is made when the fetcher asks for it, so fetches in flight hold a few parts each, not copies.
+		return Flux.generate(() -> 0, (offset, sink) -> {
+			int length = Math.min(PART, bytes.length - offset);
+			sink.next(SegmentFrame.encode(0, 0, 0, offset, bytes.length, bytes, offset, length));
+			if (offset + length >= bytes.length) {
+				sink.complete();
+			}
+			return offset + length;
+		});
+	}
+
+	private Endpoint listeningAddress() {
+		Duration timeout = runtime.config().get(ConfigKeys.START_TIMEOUT);
+		return Objects.requireNonNull(runtime.address().block(timeout), "address");
+	}
+
+	@Override
+	public void dispose() {
+		served.dispose();
+		hosted.clear();
+		copies.clear();
+	}
+
+	@Override
+	public boolean isDisposed() {
+		return served.isDisposed();
+	}
+}
