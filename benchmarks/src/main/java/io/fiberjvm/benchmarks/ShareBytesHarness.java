@@ -34,7 +34,7 @@ public final class ShareBytesHarness {
 	private ShareBytesHarness() {
 	}
 
-	public static void main(String[] args) {
+	public static void main(String[] args) throws InterruptedException {
 		int params = intArg(args, "--params", 1_000_000);
 		int workers = intArg(args, "--workers", 32);
 		int tasks = intArg(args, "--tasks", 128);
