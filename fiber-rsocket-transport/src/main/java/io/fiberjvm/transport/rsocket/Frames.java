@@ -1,9 +1,9 @@
 package io.fiberjvm.transport.rsocket;
 
-import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 
+import io.netty.buffer.ByteBuf;
 import io.rsocket.Payload;
 import io.rsocket.exceptions.ApplicationErrorException;
 import io.rsocket.exceptions.RejectedSetupException;
@@ -47,15 +47,12 @@ final class Frames {
 		}
 	}
 
-	/** The data of {@code payload}, and the payload released: its own array when it has one of just the data, else a copy. */
+	/** The data of {@code payload}, copied once out of the frames it arrived in, and the payload released. */
 	static byte[] bytes(Payload payload) {
 		try {
-			ByteBuffer data = payload.getData();
-			if (data.hasArray() && data.arrayOffset() == 0 && data.position() == 0 && data.remaining() == data.array().length) {
-				return data.array();
-			}
-			byte[] copy = new byte[data.remaining()];
-			data.get(copy);
+			ByteBuf data = payload.data();
+			byte[] copy = new byte[data.readableBytes()];
+			data.getBytes(data.readerIndex(), copy);
 			return copy;
 		}
 		finally {

@@ -53,17 +53,20 @@ final class RouterResponder implements RSocket {
 
 	@Override
 	public Flux<Payload> requestChannel(Publisher<Payload> payloads) {
-		return Flux.from(payloads).switchOnFirst((first, all) -> {
+		// Each payload is read and released as it arrives; what follows holds no frames.
+		return Flux.from(payloads).map(payload -> new Inbound(Frames.route(payload), Frames.bytes(payload))).switchOnFirst((first, all) -> {
 			if (!first.hasValue()) {
 				return all.then(Mono.empty());
 			}
-			Payload header = Objects.requireNonNull(first.get(), "a channel's first frame");
-			String route = Frames.route(header);
-			header.release();
-			return router.requestChannel(route, all.skip(1).map(Frames::bytes))
+			String route = Objects.requireNonNull(first.get(), "a channel's first frame").route();
+			return router.requestChannel(route, all.skip(1).map(Inbound::data))
 					.map(bytes -> Frames.data(bytes, route, maxPayloadSize))
 					.onErrorMap(this::toWire);
 		}, false);
+	}
+
+	/** A channel payload once read: its route (the first one's names the channel) and its data. */
+	private record Inbound(String route, byte[] data) {
 	}
 
 	@Override
