@@ -54,10 +54,11 @@ public final class ShareBytesHarness {
 				long afterTasks = fiber.transportStats().bytesSent();
 				Shared<double[]> handle = fiber.share(theta);
 				check(pool.map(shared, Flux.range(0, tasks).map(n -> handle)).collectList().block(LONG), i, tasks);
+				int fetches = handle.fetches();
 				handle.release().block(LONG);
 				long afterShare = fiber.transportStats().bytesSent();
 				System.err.printf(Locale.ROOT, "iteration %d: in every task %,d bytes, shared %,d bytes (%d fetches)%n", i,
-						afterTasks - before, afterShare - afterTasks, handle.fetches());
+						afterTasks - before, afterShare - afterTasks, fetches);
 				if (i > 0) {
 					perTask += (afterTasks - before) / (double) iterations;
 					perShare += (afterShare - afterTasks) / (double) iterations;
