@@ -117,6 +117,35 @@ class BigValuesTest {
 	}
 
 	@Test
+	void itemsOfAConsumerKilledWhileMultiFrameItemsArriveAreDeliveredAgain() {
+		try (Fiber fiber = open()) {
+			// 16 MiB items: each travels as many fragments, so a kill falls within one, or between items.
+			FiberQueue<double[]> queue = fiber.queue(double[].class, 32);
+			FiberQueue<Integer> processed = fiber.queue(Integer.class, 32);
+			int items = 12;
+			StepVerifier.create(queue.send(reactor.core.publisher.Flux.range(0, items).map(i -> {
+				double[] item = new double[2 * 1024 * 1024];
+				Arrays.fill(item, i);
+				return item;
+			}))).verifyComplete();
+			io.fiberjvm.FiberProcess victim = fiber.process(() -> queue.receive(2)
+					.doOnNext(item -> processed.put((int) item[item.length - 1]).block())
+					.then().block()).name("victim").start().block(LONG);
+			List<Integer> seen = new java.util.ArrayList<>(processed.receive().take(2).collectList().block(LONG));
+			ProcessHandle.of(victim.pid().getAsLong()).ifPresent(ProcessHandle::destroyForcibly);
+			StepVerifier.create(victim.onExit()).expectNextMatches(code -> code != 0).verifyComplete();
+
+			java.util.Set<Integer> all = java.util.concurrent.ConcurrentHashMap.newKeySet();
+			all.addAll(seen);
+			queue.receive(2).doOnNext(item -> {
+				assertThat(item).hasSize(2 * 1024 * 1024);
+				all.add((int) item[0]);
+			}).takeUntil(item -> all.size() == items).then().block(LONG);
+			assertThat(all).containsExactlyInAnyOrderElementsOf(java.util.stream.IntStream.range(0, items).boxed().toList());
+		}
+	}
+
+	@Test
 	void aValueOverMaxValueSizeIsRefusedAtTheSendersCallNamingTheKey() {
 		try (Fiber fiber = Fiber.builder().set("max-value-size", "1Mi").open(); FiberPool pool = fiber.pool(1).open()) {
 			double[] over = new double[200_000];
