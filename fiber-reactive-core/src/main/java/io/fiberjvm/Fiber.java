@@ -134,7 +134,8 @@ public final class Fiber implements AsyncCloseable, Disposable {
 	/**
 	 * Shares {@code value} with the run: each JVM that uses the returned handle fetches the value once, however
 	 * many tasks use it there; see {@link Shared}. The value is encoded now, so one that cannot travel (not
-	 * serializable, outside the allow-list, over {@code max-value-size}) is refused here.
+	 * serializable, outside the allow-list, over {@code max-value-size}) is refused here. It may wait for this
+	 * runtime's listening address, the first time: not on a thread that must not block.
 	 */
 	public <T> Shared<T> share(T value) {
 		refuseIfClosed("share a value");

@@ -28,7 +28,8 @@ public interface Shared<T> extends Serializable {
 
 	/**
 	 * The value, waiting for it to be fetched the first time: for code that already runs on a thread of its own,
-	 * such as a pool task. Fails as {@link #value()} does.
+	 * such as a pool task or a manager's object. Fails as {@link #value()} does, and at once on a thread that
+	 * must not block (a connection's, or Reactor's parallel scheduler): there, use {@link #value()}.
 	 */
 	default T get() {
 		T value = value().block();

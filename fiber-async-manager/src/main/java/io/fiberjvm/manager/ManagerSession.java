@@ -72,7 +72,6 @@ final class ManagerSession implements AsyncManager {
 	private final RuntimeContext runtime;
 	private final String sharedPrefix;
 	private volatile @Nullable String address;
-	/** The largest call frame that still fits the transport's frame, with room for its header. */
 	/** Why the objects' creations failed here, before they were sent: every call on them fails with it. */
 	private final Map<Long, Throwable> unsent = new ConcurrentHashMap<>();
 
@@ -219,6 +218,7 @@ final class ManagerSession implements AsyncManager {
 					}
 				}));
 			}
+			values.checkTogether(encoded.stream().mapToLong(bytes -> bytes == null ? 0 : bytes.length).sum(), "the arguments of " + what);
 		}
 		catch (CodecException e) {
 			return Mono.error(e);

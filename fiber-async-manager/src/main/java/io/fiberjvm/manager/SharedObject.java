@@ -69,6 +69,8 @@ abstract class SharedObject implements Serializable {
 			for (int i = 0; i < args.length; i++) {
 				encoded.add(values.write(args[i], "argument " + i + " of " + operation + " on " + description));
 			}
+			values.checkTogether(encoded.stream().mapToLong(bytes -> bytes == null ? 0 : bytes.length).sum(),
+					"the arguments of " + operation + " on " + description);
 			byte[] frame = new CallFrame(CallFrame.Mode.CALL, 0, 0, operation, List.of(), encoded).encode();
 			return shared.runtime().connectionTo(Endpoint.parse(shared.address()))
 					.flatMap(connection -> connection.requestResponse(route + operation, frame))

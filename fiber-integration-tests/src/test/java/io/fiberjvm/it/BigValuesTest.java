@@ -159,6 +159,42 @@ class BigValuesTest {
 					.verify(LONG);
 			StepVerifier.create(queue.size()).expectNext(0).verifyComplete();
 			StepVerifier.create(pool.apply(length, new double[100_000])).expectNext(100_000).verifyComplete();
+
+			// Each under the limit, but a function and its argument, or a call's arguments, travel together.
+			double[] captured = new double[80_000];
+			FiberFunction<double[], Integer> heavy = values -> values.length + captured.length;
+			StepVerifier.create(pool.apply(heavy, new double[80_000]))
+					.expectErrorSatisfies(e -> assertThat(e).isInstanceOf(CodecException.class)
+							.hasMessageContaining("its function").hasMessageContaining("max-value-size"))
+					.verify(LONG);
+			AsyncManager manager = AsyncManager.on(fiber).register(Weights.class, Store.class).name("two").start().block(LONG);
+			Weights weights = manager.create(Weights.class);
+			StepVerifier.create(weights.swap(new double[100_000])).expectNextMatches(v -> v.length == 0).verifyComplete();
+		}
+	}
+
+	/** The async face of {@link Pair}. */
+	public interface Pairs {
+		Mono<Integer> lengths(double[] left, double[] right);
+	}
+
+	/** Adds two arrays' lengths. */
+	public static class Pair {
+		public int lengths(double[] left, double[] right) {
+			return left.length + right.length;
+		}
+	}
+
+	@Test
+	void aManagerCallWhoseArgumentsTogetherAreOverMaxValueSizeIsRefusedAndTheManagerGoesOn() {
+		try (Fiber fiber = Fiber.builder().set("max-value-size", "1Mi").open()) {
+			AsyncManager manager = AsyncManager.on(fiber).register(Pairs.class, Pair.class).name("pairs").start().block(LONG);
+			Pairs pairs = manager.create(Pairs.class);
+			StepVerifier.create(pairs.lengths(new double[80_000], new double[80_000]))
+					.expectErrorSatisfies(e -> assertThat(e).isInstanceOf(CodecException.class)
+							.hasMessageContaining("the arguments of lengths").hasMessageContaining("max-value-size"))
+					.verify(LONG);
+			StepVerifier.create(pairs.lengths(new double[10], new double[20])).expectNext(30).verifyComplete();
 		}
 	}
 }

@@ -50,6 +50,18 @@ class SharedValueTest extends FiberPerTest {
 	}
 
 	@Test
+	void workersSharingOneJvmFetchTheValueOnceThoughTheyAllAskAtOnce() {
+		Shared<String> shared = fiber.share("one copy");
+		try (FiberPool pool = fiber.pool(4).workersPerProcess(4).open()) {
+			await().atMost(LONG).until(() -> pool.stats().workers() == 4);
+			FiberFunction<Integer, String> read = i -> shared.get() + " " + i;
+			assertThat(pool.map(read, Flux.range(0, 64)).collectList().block(LONG))
+					.isEqualTo(IntStream.range(0, 64).mapToObj(i -> "one copy " + i).toList());
+			assertThat(shared.fetches()).isEqualTo(1);
+		}
+	}
+
+	@Test
 	void aHandleTravelsInAQueueItemAndItsReleaseReachesTheJvmsThatFetchedIt() {
 		Shared<String> shared = fiber.share("weights of iteration 1");
 		FiberQueue<Shared> handles = fiber.queue(Shared.class);

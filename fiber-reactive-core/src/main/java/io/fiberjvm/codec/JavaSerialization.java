@@ -26,7 +26,7 @@ import org.jspecify.annotations.Nullable;
  * {@code SerializedLambda}, Fiber's own classes) plus the patterns given. Writing checks every class it writes
  * against the same list, and that the class can be created again on reading, so a value the other side would
  * refuse fails at the sender with a one-line {@link CodecException} naming the class and the fix. Reading
- * refuses anything else with a {@link CodecException} naming the class. Depth and references are bounded.
+ * refuses anything else with a {@link CodecException} naming the class.
  */
 final class JavaSerialization {
 

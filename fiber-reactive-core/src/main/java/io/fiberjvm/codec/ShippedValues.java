@@ -85,8 +85,12 @@ public final class ShippedValues implements Codec {
 		}
 		long compactSize = CompactValues.sizeOf(value);
 		if (compactSize >= 0) {
+			if (value instanceof String text && text.length() > maxValueSize) {
+				// At least a byte per char: too large before any is written.
+				checkSize(text.length(), value, what);
+			}
 			if (value instanceof String) {
-				// Its size is known once it is written.
+				// Its exact size is known once it is written.
 				byte[] text = CompactValues.write(value);
 				checkSize(text.length, value, what);
 				return text;
@@ -108,6 +112,23 @@ public final class ShippedValues implements Codec {
 		}
 		catch (CodecException e) {
 			throw new CodecException(what + ": " + e.getMessage(), e);
+		}
+	}
+
+	/** The largest value this codec writes, in bytes ({@code max-value-size}). */
+	public long maxValueSize() {
+		return maxValueSize;
+	}
+
+	/**
+	 * Refuses values that travel together in one message (a task's function and argument, a call's arguments)
+	 * when together they are more than {@code max-value-size} allows; {@code what} names them.
+	 */
+	public void checkTogether(long bytes, Object what) {
+		if (bytes > maxValueSize) {
+			throw new CodecException(what + " are " + bytes + " bytes together, more than " + maxValueSize
+					+ ", which max-value-size allows for one message; raise fiber.max-value-size (at most 2046Mi), "
+					+ "or share the large part with fiber.share");
 		}
 	}
 

@@ -111,10 +111,15 @@ public final class EvolutionStrategies {
 		for (int iteration = 0; iteration < iterations; iteration++) {
 			int[] indices = IntStream.range(0, pairs).map(i -> random.nextInt(NOISE_SIZE - start.length)).toArray();
 			Shared<double[]> current = fiber.share(theta.clone());
-			List<double[]> fitness = pool.map(evaluate, Flux.range(0, pairs).map(i -> new Evaluation(current, indices[i])))
-					.collectList().block(Duration.ofMinutes(5));
-			// Each worker drops this iteration's parameters; the next iteration shares new ones.
-			current.release().block(Duration.ofMinutes(1));
+			List<double[]> fitness;
+			try {
+				fitness = pool.map(evaluate, Flux.range(0, pairs).map(i -> new Evaluation(current, indices[i])))
+						.collectList().block(Duration.ofMinutes(5));
+			}
+			finally {
+				// Each worker drops this iteration's parameters; the next iteration shares new ones.
+				current.release().block(Duration.ofMinutes(1));
+			}
 			double[] shaped = centeredRanks(fitness);
 			double[] gradient = new double[theta.length];
 			for (int p = 0; p < pairs; p++) {

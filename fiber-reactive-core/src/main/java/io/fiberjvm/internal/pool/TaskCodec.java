@@ -72,6 +72,14 @@ final class TaskCodec {
 				return "the argument of task " + task;
 			}
 		});
+		// The function travels with an argument the first time a worker sees it: together they must fit a message.
+		values.checkTogether((long) task.function().bytes.length + (bytes == null ? 0 : bytes.length),
+				new Object() {
+					@Override
+					public String toString() {
+						return "the argument of task " + task + " and its function";
+					}
+				});
 		return bytes;
 	}
 

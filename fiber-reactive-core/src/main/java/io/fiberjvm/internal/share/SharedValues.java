@@ -16,6 +16,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 import io.fiberjvm.FiberException;
+import io.fiberjvm.RemoteException;
 import io.fiberjvm.Shared;
 import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.config.ConfigKeys;
@@ -44,7 +45,8 @@ public final class SharedValues implements Disposable {
 	private final RuntimeContext runtime;
 	private final Map<String, Hosted> hosted = new ConcurrentHashMap<>();
 	private final Map<String, Mono<Object>> copies = new ConcurrentHashMap<>();
-	private final Disposable served;
+	private @Nullable Disposable served;
+	private boolean disposed;
 
 	/** A value this runtime shared: its bytes, and where the runtimes that fetched it listen. */
 	private record Hosted(byte[] bytes, Set<String> fetchers, AtomicInteger fetches) {
@@ -52,14 +54,22 @@ public final class SharedValues implements Disposable {
 
 	private SharedValues(RuntimeContext runtime) {
 		this.runtime = runtime;
-		this.served = runtime.serve(PREFIX, Routes.empty()
-				.withStream(FETCH, this::serve)
-				.withFireAndForget(DROP, frame -> Mono.fromRunnable(() -> copies.remove(DropFrame.decode(frame)))));
 	}
 
-	/** The shared values of {@code runtime}, made on first use. */
+	/** The shared values of {@code runtime}, made and served on first use. */
 	public static SharedValues of(RuntimeContext runtime) {
-		return runtime.service(SharedValues.class, SharedValues::new);
+		SharedValues values = runtime.service(SharedValues.class, SharedValues::new);
+		values.serveOnce();
+		return values;
+	}
+
+	/** Serves the routes, once: the instance two threads may each make first is not the one kept, so not in the constructor. */
+	private synchronized void serveOnce() {
+		if (served == null && !disposed) {
+			served = runtime.serve(PREFIX, Routes.empty()
+					.withStream(FETCH, this::serve)
+					.withFireAndForget(DROP, frame -> Mono.fromRunnable(() -> copies.remove(DropFrame.decode(frame)))));
+		}
 	}
 
 	/** Shares {@code value}: its bytes are made now, so a value that cannot travel is refused here. */
@@ -94,7 +104,11 @@ public final class SharedValues implements Disposable {
 		if (value == null) {
 			return Mono.empty();
 		}
-		List<String> fetchers = List.copyOf(value.fetchers);
+		List<String> fetchers;
+		synchronized (value) {
+			// A fetch that found the value before it was removed has added its fetcher by now.
+			fetchers = List.copyOf(value.fetchers);
+		}
 		// A fetcher that is gone has nothing left to drop.
 		return Flux.fromIterable(fetchers)
 				.flatMap(address -> runtime.connectionTo(Endpoint.parse(address))
@@ -109,6 +123,9 @@ public final class SharedValues implements Disposable {
 				// Two parts asked for at a time: the owner makes each as it is asked for.
 				.limitRate(2)
 				.reduce(new Assembly(ref.id), Assembly::add)
+				// The owner's own refusal says what happened; anything else is said with the value and where it lives.
+				.onErrorMap(error -> !(error instanceof RemoteException), error -> new FiberException("cannot fetch shared value "
+						+ ref.id + " from " + ref.owner + ", the JVM that shared it: " + error.getMessage(), error))
 				// Decoding a large value takes a while: not on the connection's thread.
 				.publishOn(Schedulers.boundedElastic())
 				.map(assembly -> {
@@ -157,12 +174,21 @@ public final class SharedValues implements Disposable {
 	private Flux<byte[]> serve(byte[] request) {
 		FetchFrame fetch = FetchFrame.decode(request);
 		Hosted value = hosted.get(fetch.id());
+		if (value != null) {
+			synchronized (value) {
+				if (hosted.get(fetch.id()) == value) {
+					value.fetchers.add(fetch.requester());
+					value.fetches.incrementAndGet();
+				}
+				else {
+					value = null;
+				}
+			}
+		}
 		if (value == null) {
 			return Flux.error(new FiberException("shared value " + fetch.id() + " was released by the JVM that shared it"
 					+ " (or never shared there); share it again"));
 		}
-		value.fetchers.add(fetch.requester());
-		value.fetches.incrementAndGet();
 		byte[] bytes = value.bytes;
 		// Each part is made when the fetcher asks for it, so fetches in flight hold a few parts each, not copies.
 		return Flux.generate(() -> 0, (offset, sink) -> {
@@ -181,14 +207,17 @@ public final class SharedValues implements Disposable {
 	}
 
 	@Override
-	public void dispose() {
-		served.dispose();
+	public synchronized void dispose() {
+		disposed = true;
+		if (served != null) {
+			served.dispose();
+		}
 		hosted.clear();
 		copies.clear();
 	}
 
 	@Override
-	public boolean isDisposed() {
-		return served.isDisposed();
+	public synchronized boolean isDisposed() {
+		return disposed;
 	}
 }

@@ -108,8 +108,8 @@ public final class RSocketTransport implements Transport {
 	}
 
 	/**
-	 * The largest fragment a payload is cut into: the frame limit, and no more than 960 KiB, so a large payload
-	 * leaves room on the connection for keep-alives and other streams between its fragments.
+	 * The largest fragment a payload is cut into: the frame limit, and no more than 960 KiB. RSocket queues all
+	 * of a payload's fragments at once; keep-alives pass between them, other streams of the connection wait.
 	 */
 	private int fragmentSize() {
 		return Math.min(settings.maxFrameSize(), 960 * 1024);
