@@ -65,7 +65,7 @@ public final class ConfigKeys {
 
 	/** The largest value that may travel between processes. */
 	public static final ConfigKey<Long> MAX_VALUE_SIZE = register(new ConfigKey<>("max-value-size", "size", "2046Mi",
-			"Largest value (encoded) that may travel between processes, at most 2046 MiB: a pool argument or result, queue item, manager argument or result, ring value; a larger one is refused at the call that sends it.",
+			"Largest value (encoded) that may travel between processes, at most 2046 MiB: a pool argument or result, queue item, manager argument or result, ring value, shared value; a larger one is refused at the call that sends it.",
 			text -> sizeIn(text, 1024, MAX_VALUE)));
 
 	/** How often a connection proves it is alive. */

@@ -8,7 +8,8 @@ import reactor.core.publisher.Mono;
  * <p>It is shaped like RSocket: request-response, request-stream, request-channel and
  * fire-and-forget, over named routes, carrying bytes (typed values go through a
  * {@link io.fiberjvm.codec.Codec}, see {@link Messenger} and {@link Routes}). Every connection is
- * authenticated by the run's secret at setup, limited by a frame size, and kept alive so a dead peer
+ * authenticated by the run's secret at setup, its frames limited by a frame size (a larger payload travels in
+ * fragments, up to {@link TransportSettings#maxPayloadSize()}), and kept alive so a dead peer
  * is noticed within seconds. Nothing happens until the returned Mono is subscribed.
  */
 public interface Transport {

@@ -16,7 +16,8 @@ import io.fiberjvm.pool.TaskFailedException;
 
 /**
  * How a pool's tasks travel, on both sides: its functions (serialized once per function object), each
- * argument out and each result back, within the limits a frame sets. The pool writes functions and arguments
+ * argument out and each result back, up to {@code max-value-size} (a function and its argument together); errors
+ * are cut to fit a frame. The pool writes functions and arguments
  * and reads answers; a worker reads functions and arguments and writes answers.
  */
 final class TaskCodec {

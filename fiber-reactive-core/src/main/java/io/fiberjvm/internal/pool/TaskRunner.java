@@ -12,7 +12,8 @@ import io.fiberjvm.internal.frames.ChunkFrame;
 import io.fiberjvm.internal.frames.ResultsFrame;
 
 /**
- * Runs a worker's chunks, one task after another, and sends their answers in frames that fit the transport.
+ * Runs a worker's chunks, one task after another, and sends their answers in frames of about half a frame of
+ * answers (a larger answer alone: the transport fragments it).
  * It keeps the functions it was sent, as its pool's twin of the cache expects.
  */
 final class TaskRunner {

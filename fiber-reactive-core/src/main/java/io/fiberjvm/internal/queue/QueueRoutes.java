@@ -34,7 +34,7 @@ final class QueueRoutes {
 		return prefix(queueId) + operation;
 	}
 
-	/** The routes of {@code host}'s queue; a consumer's batch is split so no frame outgrows {@code maxFrameSize}. */
+	/** The routes of {@code host}'s queue; a consumer's batch is split into frames of about half {@code maxFrameSize} (a larger item alone). */
 	static Routes of(QueueHost host, String queueId, int maxFrameSize) {
 		String prefix = prefix(queueId);
 		int batchLimit = Math.max(1024, maxFrameSize / 2);
