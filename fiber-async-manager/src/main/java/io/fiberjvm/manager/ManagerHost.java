@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 
@@ -25,6 +26,9 @@ import io.fiberjvm.config.ConfigKeys;
 import io.fiberjvm.internal.frames.Answer;
 import io.fiberjvm.internal.frames.AnswerFrame;
 import io.fiberjvm.internal.frames.CallFrame;
+import io.fiberjvm.internal.frames.DemandFrame;
+import io.fiberjvm.internal.frames.FrameHeaderCodec;
+import io.fiberjvm.internal.frames.FrameKind;
 import io.fiberjvm.internal.frames.ReadyFrame;
 import io.fiberjvm.runtime.ParentSession;
 import io.fiberjvm.runtime.ProcessTarget;
@@ -71,8 +75,16 @@ final class ManagerHost implements ProcessTarget {
 		ParentSession[] session = new ParentSession[1];
 		Answers answers = new Answers(values, maxError, frame -> session[0].send(frame));
 		Duration timeout = runtime.config().get(ConfigKeys.START_TIMEOUT);
+		Map<Long, StreamOut> streams = new ConcurrentHashMap<>();
 		session[0] = ParentSession.open(Objects.requireNonNull(runtime.connectionTo(parent).block(timeout), "a connection to the parent"), route,
-				"the manager", frame -> call(CallFrame.decode(frame), objects, methods, threads, values, answers));
+				"the manager", frame -> {
+					if (FrameHeaderCodec.kind(frame) == FrameKind.DEMAND) {
+						demand(DemandFrame.decode(frame), streams);
+					}
+					else {
+						call(CallFrame.decode(frame), objects, methods, threads, values, answers, streams);
+					}
+				});
 		// Shared objects are served by this process to every process of the run; the parent learns where first.
 		SharedCallCounts sharedCalls = new SharedCallCounts();
 		runtime.serve(sharedPrefix, new SharedObjects(sharedPrefix, values, sharedCalls).routes());
@@ -98,8 +110,33 @@ final class ManagerHost implements ProcessTarget {
 	}
 
 	/** A call from the parent, on the connection's thread: creations and calls queue on their object's executor. */
+	/** The stream of a call whose result is a sequence, registered before the call runs. */
+	private static StreamOut stream(long id, String method, Hosted hosted, ShippedValues values, Answers answers,
+			Map<Long, StreamOut> streams) {
+		StreamOut stream = new StreamOut(id, "an element of " + method, hosted.calls(), values, answers.up(), error -> {
+			streams.remove(id);
+			answers.send(id, error, null);
+		});
+		streams.put(id, stream);
+		return stream;
+	}
+
+	/** More elements of a call's sequence wanted, or none: the caller cancelled. A stream already ended is gone. */
+	private static void demand(DemandFrame demand, Map<Long, StreamOut> streams) {
+		StreamOut stream = demand.count() < 0 ? streams.remove(demand.call()) : streams.get(demand.call());
+		if (stream == null) {
+			return;
+		}
+		if (demand.count() < 0) {
+			stream.cancel();
+		}
+		else if (demand.count() > 0) {
+			stream.demand(demand.count());
+		}
+	}
+
 	private void call(CallFrame call, Map<Long, Hosted> objects, Map<String, Method> methods, ExecutorService threads,
-			ShippedValues values, Answers answers) {
+			ShippedValues values, Answers answers, Map<Long, StreamOut> streams) {
 		if (call.mode() == CallFrame.Mode.CREATE) {
 			SerialExecutor serial = new SerialExecutor(threads);
 			// Registered now, so calls that arrive before the constructor has run queue behind it.
@@ -122,12 +159,15 @@ final class ManagerHost implements ProcessTarget {
 			answers.send(call.id(), new IllegalStateException("no object " + call.object() + " in this manager"), null);
 			return;
 		}
+		// A sequence's stream is known before its call runs: demand for it may arrive first, and queues behind it.
+		StreamOut stream = call.mode() == CallFrame.Mode.CALL_MANY ? stream(call.id(), call.name(), hosted, values, answers, streams) : null;
 		hosted.calls().execute(() -> {
 			// The object as its creation left it: this call ran after the creation, on the same executor.
 			Hosted now = objects.getOrDefault(call.object(), hosted);
 			Object instance = now.instance();
 			if (instance == null) {
 				Throwable failure = now.failure();
+				streams.remove(call.id());
 				answers.send(call.id(), new IllegalStateException("the object was not created: " + failure, failure), null);
 				return;
 			}
@@ -135,12 +175,19 @@ final class ManagerHost implements ProcessTarget {
 				Method method = methods.computeIfAbsent(instance.getClass().getName() + "#" + call.name() + call.parameterTypes(),
 						key -> find(instance.getClass(), call.name(), call.parameterTypes()));
 				Object result = method.invoke(instance, args(call, values));
-				answers.send(call.id(), null, call.mode() == CallFrame.Mode.CALL_MANY ? asList(result) : result);
+				if (stream != null) {
+					sequence(result).subscribe(stream);
+				}
+				else {
+					answers.send(call.id(), null, result);
+				}
 			}
 			catch (InvocationTargetException e) {
+				streams.remove(call.id());
 				answers.send(call.id(), e.getCause(), null);
 			}
 			catch (Throwable e) {
+				streams.remove(call.id());
 				answers.send(call.id(), e, null);
 			}
 		});
@@ -234,21 +281,23 @@ final class ManagerHost implements ProcessTarget {
 		return args;
 	}
 
-	/** A sequence result as a list, which travels. */
-	private static Object asList(Object result) {
-		List<Object> list = new ArrayList<>();
+	/** A sequence result as a publisher read lazily: a publisher, an iterable, a stream or an array; null is empty. */
+	@SuppressWarnings("unchecked")
+	private static Flux<Object> sequence(@Nullable Object result) {
+		if (result instanceof Publisher<?> publisher) {
+			return Flux.from((Publisher<Object>) publisher);
+		}
 		if (result instanceof Iterable<?> iterable) {
-			iterable.forEach(list::add);
+			return Flux.fromIterable((Iterable<Object>) iterable);
 		}
-		else if (result instanceof Stream<?> stream) {
-			stream.forEach(list::add);
+		if (result instanceof Stream<?> stream) {
+			return Flux.fromStream((Stream<Object>) stream);
 		}
-		else if (result != null && result.getClass().isArray()) {
-			for (int i = 0; i < java.lang.reflect.Array.getLength(result); i++) {
-				list.add(java.lang.reflect.Array.get(result, i));
-			}
+		if (result != null && result.getClass().isArray()) {
+			Object array = result;
+			return Flux.range(0, java.lang.reflect.Array.getLength(array)).map(i -> java.lang.reflect.Array.get(array, i));
 		}
-		return list;
+		return result == null ? Flux.empty() : Flux.just(result);
 	}
 
 	/** Sends answers up the session, from many object threads: a value, or an error cut to fit a frame. */

@@ -26,6 +26,8 @@ import io.fiberjvm.internal.LatencyFeed;
 import io.fiberjvm.internal.frames.Answer;
 import io.fiberjvm.internal.frames.AnswerFrame;
 import io.fiberjvm.internal.frames.CallFrame;
+import io.fiberjvm.internal.frames.DemandFrame;
+import io.fiberjvm.internal.frames.ElementsFrame;
 import io.fiberjvm.internal.frames.FrameHeaderCodec;
 import io.fiberjvm.internal.frames.ReadyFrame;
 import io.fiberjvm.internal.frames.SharedCallsFrame;
@@ -56,6 +58,8 @@ final class ManagerSession implements AsyncManager {
 	private final Map<String, Registration> registrations;
 	private final ShippedValues values;
 	private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
+	/** Calls whose result is a sequence, until it ends: where their elements go. */
+	private final Map<Long, StreamIn> streams = new ConcurrentHashMap<>();
 	private final AtomicLong calls = new AtomicLong();
 	private final AtomicLong failed = new AtomicLong();
 	/** Each call's time from sending to its answer. */
@@ -197,28 +201,85 @@ final class ManagerSession implements AsyncManager {
 				default -> throw new UnsupportedOperationException(method.getName());
 			};
 		}
-		boolean many = method.getReturnType() == Flux.class;
-		Mono<Object> result = send(many ? CallFrame.Mode.CALL_MANY : CallFrame.Mode.CALL, object, method.getName(),
-				Registration.parameterTypes(method), args == null ? new Object[0] : args, method.getName() + " on " + label)
+		Object[] given = args == null ? new Object[0] : args;
+		String what = method.getName() + " on " + label;
+		if (method.getReturnType() == Flux.class) {
+			return stream(object, method.getName(), Registration.parameterTypes(method), given, what)
+					.name("fiber.manager.stream").tag("manager", name).tag("method", method.getName());
+		}
+		return send(CallFrame.Mode.CALL, object, method.getName(), Registration.parameterTypes(method), given, what)
 				// Named and tagged for Reactor's metrics (tap(Micrometer.metrics(registry))).
 				.name("fiber.manager.call").tag("manager", name).tag("method", method.getName());
-		return many ? result.flatMapIterable(list -> (List<?>) list) : result;
+	}
+
+	/**
+	 * Sends a call whose result is a sequence now, and returns the sequence: its elements come as the subscriber
+	 * asks for them, and it ends with the call's answer.
+	 */
+	private Flux<Object> stream(long object, String method, List<String> parameterTypes, Object[] args, String what) {
+		List<byte[]> encoded;
+		try {
+			encoded = encode(args, what);
+		}
+		catch (CodecException e) {
+			return Flux.error(e);
+		}
+		long id = calls.incrementAndGet();
+		Sinks.One<Object> end = Sinks.one();
+		StreamIn in = new StreamIn(what, values, n -> down(new DemandFrame(id, n).encode()), () -> {
+			streams.remove(id);
+			Pending call = pending.remove(id);
+			if (call != null) {
+				// Cancelled before its end: the manager stops making elements.
+				answered(call, false);
+				down(new DemandFrame(id, -1).encode());
+			}
+		});
+		byte[] frame = new CallFrame(CallFrame.Mode.CALL_MANY, id, object, method, parameterTypes, encoded).encode();
+		String gone;
+		synchronized (this) {
+			gone = lost;
+			if (gone == null) {
+				pending.put(id, new Pending(what, end, System.nanoTime()));
+				streams.put(id, in);
+				Objects.requireNonNull(out, "the manager's session").next(frame);
+			}
+		}
+		if (gone != null) {
+			return Flux.error(new ManagerLostException("manager " + name + " was lost (" + gone + "); cannot run " + what));
+		}
+		end.asMono().doFinally(signal -> streams.remove(id)).subscribe(value -> in.complete(), in::fail, in::complete);
+		return in.flux();
+	}
+
+	/** Sends a frame down the session, unless it is over. */
+	private synchronized void down(byte[] frame) {
+		if (lost == null && out != null) {
+			out.next(frame);
+		}
+	}
+
+	/** Each argument's bytes; refused, naming it, when one cannot travel or all are over max-value-size together. */
+	private List<byte[]> encode(Object[] args, String what) {
+		List<byte[]> encoded = new ArrayList<>(args.length);
+		for (int i = 0; i < args.length; i++) {
+			int index = i;
+			encoded.add(values.write(args[i], new Object() {
+				@Override
+				public String toString() {
+					return "argument " + index + " of " + what;
+				}
+			}));
+		}
+		values.checkTogether(encoded.stream().mapToLong(bytes -> bytes == null ? 0 : bytes.length).sum(), "the arguments of " + what);
+		return encoded;
 	}
 
 	/** Sends a call now and returns its result, replayed to every subscriber. */
 	private Mono<Object> send(CallFrame.Mode mode, long object, String name, List<String> parameterTypes, Object[] args, String what) {
-		List<byte[]> encoded = new ArrayList<>(args.length);
+		List<byte[]> encoded;
 		try {
-			for (int i = 0; i < args.length; i++) {
-				int index = i;
-				encoded.add(values.write(args[i], new Object() {
-					@Override
-					public String toString() {
-						return "argument " + index + " of " + what;
-					}
-				}));
-			}
-			values.checkTogether(encoded.stream().mapToLong(bytes -> bytes == null ? 0 : bytes.length).sum(), "the arguments of " + what);
+			encoded = encode(args, what);
 		}
 		catch (CodecException e) {
 			return Mono.error(e);
@@ -253,6 +314,13 @@ final class ManagerSession implements AsyncManager {
 				}
 				case SHARED_CALLS -> sharedCalls = SharedCallsFrame.decode(frame);
 				case ANSWER -> answer(AnswerFrame.decode(frame));
+				case ELEMENTS -> {
+					ElementsFrame elements = ElementsFrame.decode(frame);
+					StreamIn in = streams.get(elements.call());
+					if (in != null) {
+						in.elements(elements.elements());
+					}
+				}
 				default -> throw new CodecException("a manager sent a " + FrameHeaderCodec.kind(frame).description()
 						+ " where its ready word, an answer or a report belongs");
 			}

@@ -65,14 +65,15 @@ record Registration(String asyncInterface, String implementation, byte @Nullable
 			if (returns == Flux.class && !isSequence(target.getReturnType())) {
 				throw new IllegalArgumentException(implementation.getName() + "." + method.getName() + " returns "
 						+ target.getReturnType().getName() + ", but " + asyncInterface.getSimpleName() + "." + method.getName()
-						+ " is a Flux: return an Iterable, an array or a Stream");
+						+ " is a Flux: return a Publisher (a Flux), an Iterable, an array or a Stream");
 			}
 		}
 		return new Registration(asyncInterface.getName(), implementation.getName(), null, List.of());
 	}
 
 	static boolean isSequence(Class<?> type) {
-		return Iterable.class.isAssignableFrom(type) || type.isArray() || Stream.class.isAssignableFrom(type);
+		return Iterable.class.isAssignableFrom(type) || type.isArray() || Stream.class.isAssignableFrom(type)
+				|| org.reactivestreams.Publisher.class.isAssignableFrom(type);
 	}
 
 	/** The names of a method's parameter types, which pick the implementation's method in the manager. */

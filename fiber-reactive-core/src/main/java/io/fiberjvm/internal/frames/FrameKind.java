@@ -37,6 +37,10 @@ public enum FrameKind {
 	READY(32, "manager ready word"),
 	/** The calls a manager process served on its shared objects. */
 	SHARED_CALLS(33, "shared-call report"),
+	/** Elements of a call's sequence, manager to caller, as many as the caller asked for. */
+	ELEMENTS(34, "manager stream elements"),
+	/** More elements of a call's sequence wanted (or none: cancelled), caller to manager. */
+	DEMAND(35, "manager stream demand"),
 	/** A ring member's rank and address, member to parent. */
 	JOIN(40, "ring join"),
 	/** Every member's address, parent to members. */
