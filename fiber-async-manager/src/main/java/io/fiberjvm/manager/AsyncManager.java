@@ -17,8 +17,10 @@ import io.fiberjvm.Fiber;
  * <li>A method returning {@code Flux} streams: the implementation returns a {@code Publisher}, an
  * {@code Iterable}, a {@code Stream} or an array, which the manager reads only as the subscriber asks
  * (a few hundred elements ahead at most), between the object's later calls, and stops reading when the
- * subscriber cancels. The Flux may be subscribed once. If the manager is lost, the elements that arrived
- * are delivered, then {@link ManagerLostException}.</li>
+ * subscriber cancels. A {@code Collection} or array is copied when the call runs. The Flux may be
+ * subscribed once; until it is, the call stays pending (in {@code stats()}) and the manager keeps what the
+ * method returned. If the manager is lost, the elements that arrived are delivered, then
+ * {@link ManagerLostException}.</li>
  * <li>An exception thrown by the object arrives as the Mono's error, a {@link io.fiberjvm.RemoteException}
  * with the remote type, message and stack trace.</li>
  * <li>When the manager process ends (killed, crashed, closed) or its connection is lost, pending calls

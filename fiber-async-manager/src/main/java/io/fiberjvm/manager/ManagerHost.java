@@ -105,11 +105,11 @@ final class ManagerHost implements ProcessTarget {
 		finally {
 			// Calls served in the session's last second are not reported: the session they would go up is over.
 			reports.dispose();
+			streams.values().forEach(StreamOut::cancelOnObjectExecutor);
 			threads.shutdownNow();
 		}
 	}
 
-	/** A call from the parent, on the connection's thread: creations and calls queue on their object's executor. */
 	/** The stream of a call whose result is a sequence, registered before the call runs. */
 	private static StreamOut stream(long id, String method, Hosted hosted, ShippedValues values, Answers answers,
 			Map<Long, StreamOut> streams) {
@@ -128,13 +128,15 @@ final class ManagerHost implements ProcessTarget {
 			return;
 		}
 		if (demand.count() < 0) {
-			stream.cancel();
+			// On the object's executor: what cancelling runs (a stream's close handler) is the object's code.
+			stream.cancelOnObjectExecutor();
 		}
 		else if (demand.count() > 0) {
 			stream.demand(demand.count());
 		}
 	}
 
+	/** A call from the parent, on the connection's thread: creations and calls queue on their object's executor. */
 	private void call(CallFrame call, Map<Long, Hosted> objects, Map<String, Method> methods, ExecutorService threads,
 			ShippedValues values, Answers answers, Map<Long, StreamOut> streams) {
 		if (call.mode() == CallFrame.Mode.CREATE) {
@@ -281,9 +283,15 @@ final class ManagerHost implements ProcessTarget {
 		return args;
 	}
 
-	/** A sequence result as a publisher read lazily: a publisher, an iterable, a stream or an array; null is empty. */
+	/**
+	 * A sequence result as a publisher: a publisher, an iterable or a stream read lazily; a collection or an array
+	 * copied now, as the call left it, so later calls do not change what the caller receives; null is empty.
+	 */
 	@SuppressWarnings("unchecked")
 	private static Flux<Object> sequence(@Nullable Object result) {
+		if (result instanceof java.util.Collection<?> collection) {
+			return Flux.fromIterable(new ArrayList<Object>(collection));
+		}
 		if (result instanceof Publisher<?> publisher) {
 			return Flux.from((Publisher<Object>) publisher);
 		}
@@ -294,10 +302,18 @@ final class ManagerHost implements ProcessTarget {
 			return Flux.fromStream((Stream<Object>) stream);
 		}
 		if (result != null && result.getClass().isArray()) {
-			Object array = result;
+			Object array = result instanceof Object[] objects ? objects.clone() : copyOf(result);
 			return Flux.range(0, java.lang.reflect.Array.getLength(array)).map(i -> java.lang.reflect.Array.get(array, i));
 		}
 		return result == null ? Flux.empty() : Flux.just(result);
+	}
+
+	/** A copy of a primitive array. */
+	private static Object copyOf(Object array) {
+		int length = java.lang.reflect.Array.getLength(array);
+		Object copy = java.lang.reflect.Array.newInstance(array.getClass().getComponentType(), length);
+		System.arraycopy(array, 0, copy, 0, length);
+		return copy;
 	}
 
 	/** Sends answers up the session, from many object threads: a value, or an error cut to fit a frame. */

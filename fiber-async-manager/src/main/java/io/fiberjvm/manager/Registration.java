@@ -15,7 +15,8 @@ import reactor.core.publisher.Mono;
 /**
  * An async interface and the class that implements it in the manager, checked when registered: every
  * method of the interface returns {@code Mono} or {@code Flux}, and the class has a public method of the
- * same name and parameters (returning an {@code Iterable}, array or {@code Stream} for a {@code Flux}).
+ * same name and parameters (returning a {@code Publisher}, {@code Iterable}, array or {@code Stream} for a
+ * {@code Flux}).
  *
  * @param asyncInterface the interface proxies implement
  * @param implementation the class the manager instantiates

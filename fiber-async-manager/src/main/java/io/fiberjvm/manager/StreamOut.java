@@ -15,12 +15,17 @@ import io.fiberjvm.internal.frames.ElementsFrame;
 /**
  * A call's sequence on its way up from the manager, as fast as the caller asks: each demand is passed on from
  * the object's own executor, so a lazy sequence (an iterator, a stream) is read between the object's other
- * calls, never beside them. Elements go up in batches of what one demand made, at most {@link #BATCH} a frame.
+ * calls, never beside them; so is cancelling. Elements go up in batches of what one demand made, at most
+ * {@link #BATCH} elements or {@link #BATCH_BYTES} bytes a frame (a larger element alone), in the order they were
+ * made, and the end goes up after the last of them.
  */
 final class StreamOut extends BaseSubscriber<Object> {
 
 	/** Elements a frame carries at most. */
 	static final int BATCH = 512;
+
+	/** Bytes of elements a frame carries at most, unless one element alone is larger. */
+	static final int BATCH_BYTES = 4 << 20;
 
 	private final long call;
 	private final String what;
@@ -30,7 +35,13 @@ final class StreamOut extends BaseSubscriber<Object> {
 	/** Sends the call's end: its error, or null when the sequence completed. */
 	private final Consumer<@Nullable Throwable> end;
 	private List<byte[]> batch = new ArrayList<>();
+	private long batchBytes;
 	private boolean demanding;
+	/** Demand that came before the publisher subscribed this: asked for when it does. */
+	private long early;
+	private boolean subscribed;
+	/** Held while a batch, or the end, is taken and sent: what goes up keeps the order it was made in. */
+	private final Object sending = new Object();
 
 	StreamOut(long call, String what, Executor objectCalls, ShippedValues values, Consumer<byte[]> up,
 			Consumer<@Nullable Throwable> end) {
@@ -44,13 +55,31 @@ final class StreamOut extends BaseSubscriber<Object> {
 
 	@Override
 	protected void hookOnSubscribe(Subscription subscription) {
-		// Nothing is made until the caller asks.
+		// Nothing is made until the caller asks; what it asked for before this is asked for now.
+		long asked;
+		synchronized (this) {
+			subscribed = true;
+			asked = early;
+			early = 0;
+		}
+		if (asked > 0) {
+			request(asked);
+		}
+	}
+
+	/** Cancels, on the object's executor. */
+	void cancelOnObjectExecutor() {
+		objectCalls.execute(this::cancel);
 	}
 
 	/** The caller wants {@code n} more elements: asked for on the object's executor. */
 	void demand(long n) {
 		objectCalls.execute(() -> {
 			synchronized (this) {
+				if (!subscribed) {
+					early += n;
+					return;
+				}
 				demanding = true;
 			}
 			try {
@@ -69,11 +98,20 @@ final class StreamOut extends BaseSubscriber<Object> {
 	protected void hookOnNext(Object element) {
 		// A sequence's elements are never null.
 		byte[] bytes = java.util.Objects.requireNonNull(values.write(element, what));
+		boolean full;
+		synchronized (this) {
+			full = !batch.isEmpty() && batchBytes + bytes.length > BATCH_BYTES;
+		}
+		if (full) {
+			// A large element goes up in a frame of its own.
+			flush();
+		}
 		boolean now;
 		synchronized (this) {
 			batch.add(bytes);
+			batchBytes += bytes.length;
 			// What one demand makes at once goes up together; an element made later goes up at once.
-			now = !demanding || batch.size() >= BATCH;
+			now = !demanding || batch.size() >= BATCH || batchBytes >= BATCH_BYTES;
 		}
 		if (now) {
 			flush();
@@ -82,25 +120,32 @@ final class StreamOut extends BaseSubscriber<Object> {
 
 	@Override
 	protected void hookOnComplete() {
-		flush();
-		end.accept(null);
+		synchronized (sending) {
+			flush();
+			end.accept(null);
+		}
 	}
 
 	@Override
 	protected void hookOnError(Throwable error) {
-		flush();
-		end.accept(error);
+		synchronized (sending) {
+			flush();
+			end.accept(error);
+		}
 	}
 
 	private void flush() {
-		List<byte[]> full;
-		synchronized (this) {
-			if (batch.isEmpty()) {
-				return;
+		synchronized (sending) {
+			List<byte[]> full;
+			synchronized (this) {
+				if (batch.isEmpty()) {
+					return;
+				}
+				full = batch;
+				batch = new ArrayList<>();
+				batchBytes = 0;
 			}
-			full = batch;
-			batch = new ArrayList<>();
+			up.accept(new ElementsFrame(call, full).encode());
 		}
-		up.accept(new ElementsFrame(call, full).encode());
 	}
 }

@@ -27,6 +27,8 @@ class ManagerStreamTest extends FiberPerTest {
 
 		Flux<Long> endless();
 
+		Flux<Integer> elsewhere(int n);
+
 		Mono<Long> made();
 	}
 
@@ -40,6 +42,11 @@ class ManagerStreamTest extends FiberPerTest {
 
 		public Flux<Long> endless() {
 			return Flux.generate(sink -> sink.next(made++));
+		}
+
+		/** Made on another thread than the one that asks: elements and the end must still arrive in order. */
+		public Flux<Integer> elsewhere(int n) {
+			return Flux.range(0, n).publishOn(reactor.core.scheduler.Schedulers.parallel());
 		}
 
 		public long made() {
@@ -57,6 +64,16 @@ class ManagerStreamTest extends FiberPerTest {
 		long[] next = {0};
 		StepVerifier.create(numbers.upTo(10_000_000).filter(i -> i != next[0]++).count()).expectNext(0L).verifyComplete();
 		assertThat(next[0]).isEqualTo(10_000_000);
+	}
+
+	@Test
+	void aSequenceMadeOnAnotherThreadArrivesWholeAndInOrder() {
+		Numbers numbers = numbers("elsewhere");
+		for (int round = 0; round < 5; round++) {
+			StepVerifier.create(numbers.elsewhere(100_000).collectList())
+					.assertNext(list -> assertThat(list).isEqualTo(IntStream.range(0, 100_000).boxed().toList()))
+					.verifyComplete();
+		}
 	}
 
 	@Test
