@@ -40,9 +40,9 @@ public final class BigValueHarness {
 	}
 
 	public static void main(String[] args) throws Exception {
-		int mib = intArg(args, "--mib", 64);
-		int runs = intArg(args, "--runs", 7);
-		int warmups = intArg(args, "--warmups", 3);
+		int mib = HarnessArgs.intOption(args, "--mib", 64);
+		int runs = HarnessArgs.intOption(args, "--runs", 7);
+		int warmups = HarnessArgs.intOption(args, "--warmups", 3);
 		double[] value = new double[mib * 1024 * 1024 / 8];
 		Arrays.setAll(value, i -> i);
 
@@ -153,14 +153,5 @@ public final class BigValueHarness {
 		List<Double> sorted = new ArrayList<>(times);
 		sorted.sort(null);
 		return sorted.get(sorted.size() / 2);
-	}
-
-	private static int intArg(String[] args, String name, int fallback) {
-		for (int i = 0; i + 1 < args.length; i++) {
-			if (args[i].equals(name)) {
-				return Integer.parseInt(args[i + 1]);
-			}
-		}
-		return fallback;
 	}
 }

@@ -1,28 +1,16 @@
 package io.fiberjvm.benchmarks;
 
-import java.io.BufferedReader;
-import java.io.File;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
-import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.math.BigDecimal;
-import java.math.MathContext;
-import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -68,12 +56,10 @@ public final class PoolOverheadHarness {
 	static final int NOOP_WORKERS = 2;
 	private static final Duration WORKER_START = Duration.ofMinutes(3);
 	private static final Duration POOL_CLOSE = Duration.ofMinutes(1);
-	private static final List<Config> PAPER_CONFIGS = List.of(new Config(5, 1_000_000_000L), new Config(50, 100_000_000L),
+	static final List<Config> PAPER_CONFIGS = List.of(new Config(5, 1_000_000_000L), new Config(50, 100_000_000L),
 			new Config(500, 10_000_000L), new Config(5000, 1_000_000L), new Config(50_000, 100_000L));
-	private static final String THREADS = "thread pool";
-	private static final String FIBER = "FiberPool";
-	private static final String PYTHON = "multiprocessing.Pool";
-	private static final String SPARK = "Spark local[5]";
+	static final String THREADS = "thread pool";
+	static final String FIBER = "FiberPool";
 
 	/** The no-op task: the argument back. */
 	private static final FiberFunction<Integer, Integer> IDENTITY = item -> item;
@@ -82,9 +68,9 @@ public final class PoolOverheadHarness {
 	}
 
 	public static void main(String[] args) throws Exception {
-		Options options;
+		OverheadOptions options;
 		try {
-			options = Options.parse(args);
+			options = OverheadOptions.parse(args);
 		}
 		catch (IllegalArgumentException e) {
 			System.err.println(e.getMessage());
@@ -162,9 +148,9 @@ public final class PoolOverheadHarness {
 		}
 
 		// Python and Spark run alone, after every worker JVM has ended, so the two cores are theirs.
-		List<ExternalColumn> external = List.of(runPython(options), runSpark(options));
+		List<ExternalColumn> external = List.of(OverheadPeers.runPython(options), OverheadPeers.runSpark(options));
 
-		Report report = new Report(options, configs, summaries(threadWalls), summaries(fiberWalls), external,
+		PoolOverheadReport report = new PoolOverheadReport(options, configs, summaries(threadWalls), summaries(fiberWalls), external,
 				Summary.of(threadNoopRates), Summary.of(fiberNoopRates), fiberStats);
 		String markdown = report.markdown();
 		Files.writeString(options.out().resolve("pool-overhead.md"), markdown, StandardCharsets.UTF_8);
@@ -287,101 +273,6 @@ public final class PoolOverheadHarness {
 		pool.onClose().block(timeout);
 	}
 
-	/** Runs the Python script once for every configuration, or says why the column is skipped. */
-	private static ExternalColumn runPython(Options options) throws IOException, InterruptedException {
-		Optional<Path> python3 = onPath("python3");
-		if (python3.isEmpty()) {
-			return ExternalColumn.skipped(PYTHON, "python3 not found: skipping multiprocessing.Pool");
-		}
-		if (!Files.isRegularFile(options.pythonScript())) {
-			return ExternalColumn.skipped(PYTHON, options.pythonScript().toAbsolutePath() + " not found (run from the repository root "
-					+ "or pass --python-script): skipping multiprocessing.Pool");
-		}
-		List<String> command = new ArrayList<>(List.of(python3.get().toString(), options.pythonScript().toString(),
-				"--runs", Integer.toString(options.runs()), "--processes", Integer.toString(WORKERS)));
-		return runExternal(PYTHON, command, options);
-	}
-
-	/** Spark's own --add-opens for JDK 17, which its launcher scripts would pass; a plain java command must. */
-	private static final List<String> SPARK_JVM_OPTIONS = List.of("-XX:+IgnoreUnrecognizedVMOptions",
-			"--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
-			"--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
-			"--add-opens=java.base/java.net=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
-			"--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
-			"--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED", "--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED",
-			"--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/sun.nio.cs=ALL-UNNAMED",
-			"--add-opens=java.base/sun.security.action=ALL-UNNAMED", "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED",
-			"-Djdk.reflect.useDirectMethodHandle=false");
-
-	/** Runs Spark's column (module benchmarks/spark, built with -Pspark) in a JVM of its own, or says why it is skipped. */
-	private static ExternalColumn runSpark(Options options) throws IOException, InterruptedException {
-		Path classpathFile = options.sparkClasspath();
-		Path jar = classpathFile.resolveSibling("benchmarks-spark.jar");
-		if (!Files.isRegularFile(classpathFile) || !Files.isRegularFile(jar)) {
-			return ExternalColumn.skipped(SPARK, classpathFile.toAbsolutePath() + " not found: build with `mvn -B -DskipTests -Pspark "
-					+ "package` (from the repository root) to add Spark's column; skipping Spark");
-		}
-		List<String> command = new ArrayList<>();
-		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-		command.addAll(SPARK_JVM_OPTIONS);
-		command.addAll(List.of("-cp", jar + File.pathSeparator + Files.readString(classpathFile).trim(),
-				"io.fiberjvm.benchmarks.spark.SparkOverhead", "--runs", Integer.toString(options.runs()),
-				"--warmups", Integer.toString(options.warmups()), "--workers", Integer.toString(WORKERS)));
-		return runExternal(SPARK, command, options);
-	}
-
-	/**
-	 * Runs {@code command} with each configuration as a {@code TASKS:SECONDS} argument; it answers in the Python script's protocol: a {@code #} line saying what ran,
-	 * then {@code tasks,seconds,mean,min,max} per configuration.
-	 */
-	private static ExternalColumn runExternal(String name, List<String> command, Options options) throws IOException, InterruptedException {
-		for (Config config : options.configs()) {
-			command.add(config.tasks() + ":" + config.taskSecondsText());
-		}
-		progress("running " + (command.size() > 12 ? String.join(" ", command.subList(0, 2)) + " … " + command.get(command.size() - 1)
-				: String.join(" ", command)));
-		Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-		process.getOutputStream().close();
-		List<Summary> results = new ArrayList<>();
-		String about = "";
-		try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-			for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-				if (line.startsWith("#")) {
-					about = line.substring(1).trim();
-				}
-				else if (!line.isBlank()) {
-					String[] fields = line.trim().split(",");
-					Config expected = options.configs().get(results.size());
-					if (Integer.parseInt(fields[0]) != expected.tasks()) {
-						throw new IllegalStateException(name + " answered '" + line + "' where " + expected.label() + " was due");
-					}
-					results.add(new Summary(Double.parseDouble(fields[2]), Double.parseDouble(fields[3]), Double.parseDouble(fields[4])));
-				}
-			}
-		}
-		int exit = process.waitFor();
-		if (exit != 0 || results.size() != options.configs().size()) {
-			return ExternalColumn.skipped(name, command.get(0) + " exited with " + exit + " after " + results.size() + " of "
-					+ options.configs().size() + " configurations: skipping " + name);
-		}
-		return new ExternalColumn(name, results, about, null);
-	}
-
-	/** The executable {@code command} in the first {@code PATH} directory that has one. */
-	private static Optional<Path> onPath(String command) {
-		String path = System.getenv("PATH");
-		if (path == null) {
-			return Optional.empty();
-		}
-		for (String dir : path.split(File.pathSeparator)) {
-			Path candidate = Path.of(dir.isEmpty() ? "." : dir, command);
-			if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-				return Optional.of(candidate);
-			}
-		}
-		return Optional.empty();
-	}
-
 	private static List<Integer> items(int count) {
 		return IntStream.range(0, count).boxed().toList();
 	}
@@ -402,7 +293,7 @@ public final class PoolOverheadHarness {
 		return nanos / 1e9;
 	}
 
-	private static void progress(String message) {
+	static void progress(String message) {
 		System.err.println("[pool-overhead] " + message);
 	}
 
@@ -479,263 +370,5 @@ public final class PoolOverheadHarness {
 			}
 			return new Summary(sum / values.size(), min, max);
 		}
-	}
-
-	/**
-	 * What an executor in another process (Python's multiprocessing, Spark) reported: one summary per
-	 * configuration and its self-description, or, when {@code skipped} is not null, why there is none.
-	 */
-	record ExternalColumn(String name, List<Summary> results, String about, String skipped) {
-
-		static ExternalColumn skipped(String name, String reason) {
-			System.err.println(reason);
-			return new ExternalColumn(name, List.of(), "", reason);
-		}
-
-		boolean present() {
-			return skipped == null;
-		}
-	}
-
-	/** The command line, with the paper's defaults. */
-	record Options(int runs, int warmups, Path out, Path pythonScript, Path sparkClasspath, List<Config> configs, int noopTasks) {
-
-		static Options parse(String[] args) {
-			int runs = 3;
-			// JIT-compiled code in six JVMs (parent and workers) is the steady state users run in; one pass is not enough to reach it.
-			int warmups = 5;
-			Path out = Path.of("benchmarks", "results");
-			Path script = Path.of("benchmarks", "python", "pool_overhead.py");
-			Path spark = Path.of("benchmarks", "spark", "target", "spark-classpath.txt");
-			List<Config> configs = PAPER_CONFIGS;
-			int noopTasks = 200_000;
-			for (int i = 0; i < args.length; i++) {
-				String name = args[i];
-				if (i + 1 >= args.length) {
-					throw new IllegalArgumentException("no value after " + name);
-				}
-				String value = args[++i];
-				switch (name) {
-					case "--runs" -> runs = Integer.parseInt(value);
-					case "--warmups" -> warmups = Integer.parseInt(value);
-					case "--out" -> out = Path.of(value);
-					case "--python-script" -> script = Path.of(value);
-					case "--spark-classpath" -> spark = Path.of(value);
-					case "--configs" -> configs = Arrays.stream(value.split(",")).map(Config::parse).toList();
-					case "--noop-tasks" -> noopTasks = Integer.parseInt(value);
-					default -> throw new IllegalArgumentException("unknown option " + name);
-				}
-			}
-			if (runs < 1 || noopTasks < 1 || warmups < 1) {
-				throw new IllegalArgumentException("--runs, --warmups and --noop-tasks must be at least 1");
-			}
-			return new Options(runs, warmups, out, script, spark, configs, noopTasks);
-		}
-	}
-
-	/** The results, rendered as Markdown, CSV and SVG. */
-	record Report(Options options, List<Config> configs, List<Summary> threads, List<Summary> fiber, List<ExternalColumn> external,
-			Summary threadNoop, Summary fiberNoop, PoolStats fiberStats) {
-
-		private static final String[] COLOURS = {"#4c78a8", "#f58518", "#54a24b", "#e45756"};
-
-		/** One executor's wall times, a summary per configuration. */
-		private record Column(String name, List<Summary> results) {
-
-			double mean(int configuration) {
-				return results.get(configuration).mean();
-			}
-		}
-
-		/** The executors with results, the thread pool first. */
-		private List<Column> columns() {
-			List<Column> columns = new ArrayList<>(List.of(new Column(THREADS, threads), new Column(FIBER, fiber)));
-			external.stream().filter(ExternalColumn::present).forEach(column -> columns.add(new Column(column.name(), column.results())));
-			return columns;
-		}
-
-		String markdown() {
-			List<Column> columns = columns();
-			List<String> names = columns.stream().map(Column::name).toList();
-			StringBuilder md = new StringBuilder();
-			md.append("# Pool overhead: ").append(String.join(", ", names)).append("\n\n");
-			String abouts = external.stream().filter(ExternalColumn::present).map(ExternalColumn::about).reduce("", (x, y) -> x + "; " + y);
-			md.append(String.format(Locale.ROOT, "%s, %s %s, %d cores%s. %d workers per executor; each configuration is N tasks "
-					+ "of duration d, ideal wall time N × d / %d. Mean wall time of %d timed runs after %d warm-up passes (Python: one); ratios "
-					+ "are to the thread pool in the same run.\n\n",
-					ZonedDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE), System.getProperty("java.vm.name"),
-					System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), abouts, WORKERS, WORKERS,
-					options.runs(), options.warmups()));
-			md.append("Java tasks of whole milliseconds call `Thread.sleep`; shorter ones park (`LockSupport.parkNanos`) until "
-					+ "their time is up. Python tasks call `time.sleep`, through `Pool.map` with its default chunk size. FiberPool "
-					+ "uses `map(...)` (results in input order) with its adaptive chunks; the thread pool `invokeAll`; Spark "
-					+ "`parallelize(items).map(task).collect()` with its default partitioning.\n\n");
-			md.append("| configuration | ideal s |");
-			names.forEach(name -> md.append(' ').append(name).append(" s |"));
-			names.subList(1, names.size()).forEach(name -> md.append(' ').append(name).append(" / threads |"));
-			md.append("\n|---|---|").append("---|".repeat(2 * names.size() - 1)).append('\n');
-			for (int c = 0; c < configs.size(); c++) {
-				md.append(String.format(Locale.ROOT, "| %s | %.3f |", configs.get(c).label(), configs.get(c).idealSeconds(WORKERS)));
-				for (Column column : columns) {
-					md.append(String.format(Locale.ROOT, " %.3f |", column.mean(c)));
-				}
-				for (Column column : columns.subList(1, columns.size())) {
-					md.append(String.format(Locale.ROOT, " %.2f |", column.mean(c) / columns.get(0).mean(c)));
-				}
-				md.append('\n');
-			}
-			external.stream().filter(column -> !column.present())
-					.forEach(column -> md.append("\n").append(column.skipped()).append(".\n"));
-			md.append(String.format(Locale.ROOT, "\nFiberPool counters after the timed runs: %d tasks completed, %d failed, "
-					+ "%d lost with a worker, %d retried; %d workers started, %d lost.\n", fiberStats.completed(), fiberStats.failed(),
-					fiberStats.lost(), fiberStats.retried(), fiberStats.workersStarted(), fiberStats.workersLost()));
-
-			md.append(String.format(Locale.ROOT, "\n## No-op task throughput, %d workers\n\n", NOOP_WORKERS));
-			md.append(String.format(Locale.ROOT, "%,d tasks of `x -> x` on Integers per run; mean of %d timed runs after %d "
-					+ "warm-up passes.\n\n", options.noopTasks(), options.runs(), options.warmups()));
-			md.append("| executor | mean tasks/s | min | max | ratio to thread pool |\n|---|---|---|---|---|\n");
-			md.append(String.format(Locale.ROOT, "| %s (%d threads) | %,.0f | %,.0f | %,.0f | 1.00 |\n", THREADS, NOOP_WORKERS,
-					threadNoop.mean(), threadNoop.min(), threadNoop.max()));
-			md.append(String.format(Locale.ROOT, "| %s (%d worker JVMs) | %,.0f | %,.0f | %,.0f | %.3f |\n", FIBER, NOOP_WORKERS,
-					fiberNoop.mean(), fiberNoop.min(), fiberNoop.max(), fiberNoop.mean() / threadNoop.mean()));
-			return md.toString();
-		}
-
-		String csv() {
-			StringBuilder csv = new StringBuilder("benchmark,executor,workers,tasks,task_seconds,runs,mean,min,max,unit,ratio_to_thread_pool\n");
-			for (int c = 0; c < configs.size(); c++) {
-				Config config = configs.get(c);
-				double base = threads.get(c).mean();
-				for (Column column : columns()) {
-					csvRow(csv, "sleep", column.name(), WORKERS, config.tasks(), config.taskSecondsText(), column.results().get(c),
-							"wall_seconds", column.mean(c) / base);
-				}
-			}
-			csvRow(csv, "noop", THREADS, NOOP_WORKERS, options.noopTasks(), "0", threadNoop, "tasks_per_second", 1.0);
-			csvRow(csv, "noop", FIBER, NOOP_WORKERS, options.noopTasks(), "0", fiberNoop, "tasks_per_second",
-					fiberNoop.mean() / threadNoop.mean());
-			return csv.toString();
-		}
-
-		private void csvRow(StringBuilder csv, String benchmark, String executor, int workers, int tasks, String taskSeconds,
-				Summary summary, String unit, double ratio) {
-			csv.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%s,%d,%.6f,%.6f,%.6f,%s,%.4f\n", benchmark, executor, workers, tasks,
-					taskSeconds, options.runs(), summary.mean(), summary.min(), summary.max(), unit, ratio));
-		}
-
-		/** The paper's Figure 9 view: each executor's wall time over the ideal, one line per executor, against the task count. */
-		String overheadSvg() {
-			LineChart chart = new LineChart("Wall time / ideal, " + WORKERS + " workers, 1 s of work cut into N tasks",
-					"tasks (N)", "wall time / ideal");
-			List<Column> columns = columns();
-			for (int e = 0; e < columns.size(); e++) {
-				List<double[]> points = new ArrayList<>();
-				for (int c = 0; c < configs.size(); c++) {
-					points.add(new double[] {configs.get(c).tasks(), columns.get(e).mean(c) / configs.get(c).idealSeconds(WORKERS)});
-				}
-				chart.add(new LineChart.Series(columns.get(e).name(), COLOURS[e], points));
-			}
-			return chart.svg();
-		}
-
-		/** Grouped bars: one group per configuration, one bar per executor, a dashed mark at the ideal time. */
-		String svg() {
-			List<Column> columns = columns();
-			List<String> names = columns.stream().map(Column::name).toList();
-			double[][] means = new double[configs.size()][names.size()];
-			double top = 0;
-			for (int c = 0; c < configs.size(); c++) {
-				for (int e = 0; e < names.size(); e++) {
-					means[c][e] = columns.get(e).mean(c);
-					top = Math.max(top, means[c][e]);
-				}
-				top = Math.max(top, configs.get(c).idealSeconds(WORKERS));
-			}
-			double step = niceStep(top * 1.15 / 5);
-			double axisTop = Math.ceil(top * 1.15 / step) * step;
-
-			int width = 960;
-			int height = 560;
-			int left = 80;
-			int right = 30;
-			int plotTop = 100;
-			int plotBottom = height - 80;
-			double plotWidth = width - left - right;
-			double plotHeight = plotBottom - plotTop;
-			double groupWidth = plotWidth / configs.size();
-			double barWidth = groupWidth * 0.75 / names.size();
-
-			StringBuilder svg = new StringBuilder();
-			svg.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-			svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-					+ "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"13\">\n", width, height, width, height));
-			svg.append(String.format(Locale.ROOT, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"white\"/>\n", width, height));
-			svg.append(LineChart.text(width / 2.0, 30, "middle", 18, "Framework overhead: wall time per configuration, " + WORKERS
-					+ " workers per executor (mean of " + options.runs() + " runs)"));
-
-			// Legend, one row under the title.
-			double legendX = left;
-			for (int e = 0; e < names.size(); e++) {
-				svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"52\" width=\"14\" height=\"14\" fill=\"%s\"/>\n", legendX,
-						COLOURS[e]));
-				svg.append(LineChart.text(legendX + 20, 64, "start", 13, names.get(e)));
-				legendX += 40 + names.get(e).length() * 7.5;
-			}
-			svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"59\" x2=\"%.1f\" y2=\"59\" stroke=\"black\" "
-					+ "stroke-width=\"2\" stroke-dasharray=\"5,3\"/>\n", legendX, legendX + 24));
-			svg.append(LineChart.text(legendX + 30, 64, "start", 13, "ideal (N × d / " + WORKERS + ")"));
-
-			// Y axis: grid lines and tick labels.
-			for (double tick = 0; tick <= axisTop + step / 2; tick += step) {
-				double y = plotBottom - tick / axisTop * plotHeight;
-				svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#dddddd\"/>\n", left, y,
-						width - right, y));
-				svg.append(LineChart.text(left - 8, y + 4, "end", 12, trimNumber(tick)));
-			}
-			svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", left, plotTop,
-					left, plotBottom));
-			svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", left, plotBottom,
-					width - right, plotBottom));
-			svg.append(String.format(Locale.ROOT, "<text x=\"20\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"14\" "
-					+ "transform=\"rotate(-90 20 %.1f)\">wall time (s)</text>\n", plotTop + plotHeight / 2, plotTop + plotHeight / 2));
-			svg.append(LineChart.text(left + plotWidth / 2, height - 22, "middle", 14, "configuration (tasks × task duration)"));
-
-			for (int c = 0; c < configs.size(); c++) {
-				double groupLeft = left + c * groupWidth + groupWidth * 0.125;
-				for (int e = 0; e < names.size(); e++) {
-					double value = means[c][e];
-					double barHeight = value / axisTop * plotHeight;
-					double x = groupLeft + e * barWidth;
-					svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
-							+ "<title>%s, %s: %.3f s</title></rect>\n", x, plotBottom - barHeight, barWidth - 2, barHeight, COLOURS[e],
-							LineChart.escape(names.get(e)), LineChart.escape(configs.get(c).label()), value));
-					svg.append(LineChart.text(x + (barWidth - 2) / 2, plotBottom - barHeight - 4, "middle", 10, significant(value)));
-				}
-				double idealY = plotBottom - configs.get(c).idealSeconds(WORKERS) / axisTop * plotHeight;
-				svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\" "
-						+ "stroke-width=\"2\" stroke-dasharray=\"5,3\"/>\n", groupLeft - 4, idealY, groupLeft + names.size() * barWidth + 2,
-						idealY));
-				svg.append(LineChart.text(left + (c + 0.5) * groupWidth, plotBottom + 20, "middle", 13, configs.get(c).label()));
-			}
-			svg.append("</svg>\n");
-			return svg.toString();
-		}
-
-		/** A round step for about five ticks: 1, 2 or 5 times a power of ten. */
-		private static double niceStep(double rough) {
-			double power = Math.pow(10, Math.floor(Math.log10(rough)));
-			double fraction = rough / power;
-			return (fraction <= 1 ? 1 : fraction <= 2 ? 2 : fraction <= 5 ? 5 : 10) * power;
-		}
-
-		/** Three significant digits, so bars of milliseconds and of seconds are both labelled readably. */
-		private static String significant(double value) {
-			return new BigDecimal(value).round(new MathContext(3)).stripTrailingZeros().toPlainString();
-		}
-
-		private static String trimNumber(double value) {
-			return BigDecimal.valueOf(value).setScale(3, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
-		}
-
 	}
 }

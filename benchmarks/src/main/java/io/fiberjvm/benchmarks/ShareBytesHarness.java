@@ -35,10 +35,10 @@ public final class ShareBytesHarness {
 	}
 
 	public static void main(String[] args) throws InterruptedException {
-		int params = intArg(args, "--params", 1_000_000);
-		int workers = intArg(args, "--workers", 32);
-		int tasks = intArg(args, "--tasks", 128);
-		int iterations = intArg(args, "--iterations", 3);
+		int params = HarnessArgs.intOption(args, "--params", 1_000_000);
+		int workers = HarnessArgs.intOption(args, "--workers", 32);
+		int tasks = HarnessArgs.intOption(args, "--tasks", 128);
+		int iterations = HarnessArgs.intOption(args, "--iterations", 3);
 		try (Fiber fiber = Fiber.builder().set("jvm-options", "-XX:+UseSerialGC -Xmx256m -XX:TieredStopAtLevel=1").open();
 				FiberPool pool = fiber.pool(workers).open()) {
 			PoolOverheadHarness.awaitWorkers(pool, workers, LONG);
@@ -79,14 +79,5 @@ public final class ShareBytesHarness {
 		if (results == null || results.size() != tasks || results.stream().anyMatch(r -> r != iteration)) {
 			throw new IllegalStateException("iteration " + iteration + " read the wrong parameters");
 		}
-	}
-
-	private static int intArg(String[] args, String name, int fallback) {
-		for (int i = 0; i + 1 < args.length; i++) {
-			if (args[i].equals(name)) {
-				return Integer.parseInt(args[i + 1]);
-			}
-		}
-		return fallback;
 	}
 }

@@ -1,7 +1,5 @@
 package io.fiberjvm.manager;
 
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,8 +32,8 @@ import io.fiberjvm.internal.frames.SharedCallsFrame;
 import io.fiberjvm.runtime.RuntimeContext;
 
 /**
- * The parent's side of one manager: the session its process opened, the calls sent and not answered,
- * and the proxies of its objects.
+ * The parent's side of one manager: the session its process opened, and the calls sent and not answered
+ * (its objects' proxies, {@link ObjectProxies}, send them).
  */
 final class ManagerSession implements AsyncManager {
 
@@ -55,7 +53,6 @@ final class ManagerSession implements AsyncManager {
 	}
 
 	private final String name;
-	private final Map<String, Registration> registrations;
 	private final ShippedValues values;
 	private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
 	/** Calls whose result is a sequence, until it ends: where their elements go. */
@@ -64,7 +61,6 @@ final class ManagerSession implements AsyncManager {
 	private final AtomicLong failed = new AtomicLong();
 	/** Each call's time from sending to its answer. */
 	private final LatencyFeed latencies = new LatencyFeed();
-	private final AtomicLong objects = new AtomicLong();
 	/** The manager's last report of the calls it served on shared objects. */
 	private volatile SharedCallsFrame sharedCalls = new SharedCallsFrame(0, 0, 0);
 	private final Sinks.One<AsyncManager> attached = Sinks.one();
@@ -76,13 +72,12 @@ final class ManagerSession implements AsyncManager {
 	private final RuntimeContext runtime;
 	private final String sharedPrefix;
 	private volatile @Nullable String address;
-	/** Why the objects' creations failed here, before they were sent: every call on them fails with it. */
-	private final Map<Long, Throwable> unsent = new ConcurrentHashMap<>();
+	private final ObjectProxies proxies;
 
 	ManagerSession(String name, Map<String, Registration> registrations, RuntimeContext runtime, String sharedPrefix) {
 		this.name = name;
-		this.registrations = registrations;
 		this.values = runtime.values();
+		this.proxies = new ObjectProxies(name, registrations, this);
 		this.runtime = runtime;
 		this.sharedPrefix = sharedPrefix;
 	}
@@ -163,63 +158,17 @@ final class ManagerSession implements AsyncManager {
 
 	@Override
 	public <A> A create(Class<A> asyncInterface, Object... args) {
-		Registration registration = registrations.get(asyncInterface.getName());
-		if (registration == null) {
-			throw new IllegalArgumentException(asyncInterface.getName() + " is not registered with manager " + name
-					+ "; register it (with its implementation) before start(). Registered: " + registrations.keySet());
-		}
-		long object = objects.incrementAndGet();
-		String label = asyncInterface.getSimpleName() + "#" + object + " in manager " + name;
-		// The creation is the object's first call: calls made on the proxy queue behind it.
-		Mono<Object> created = send(CallFrame.Mode.CREATE, object, registration.implementation(), List.of(),
-				args == null ? new Object[0] : args, "creating " + label);
-		created.subscribe(done -> { }, error -> {
-			if (error instanceof CodecException) {
-				unsent.put(object, error);
-			}
-		});
-		Throwable refused = unsent.get(object);
-		if (refused != null) {
-			// An argument that cannot travel: say so now, naming it, rather than on every call.
-			throw (RuntimeException) refused;
-		}
-		Object proxy = Proxy.newProxyInstance(asyncInterface.getClassLoader(), new Class<?>[] {asyncInterface},
-				(self, method, callArgs) -> invoke(self, method, callArgs, object, label));
-		return asyncInterface.cast(proxy);
-	}
-
-	private Object invoke(Object self, Method method, Object[] args, long object, String label) throws Throwable {
-		if (method.isDefault()) {
-			// A default method is the interface's own code: it runs here, calling the proxy's other methods.
-			return java.lang.reflect.InvocationHandler.invokeDefault(self, method, args);
-		}
-		if (method.getDeclaringClass() == Object.class) {
-			return switch (method.getName()) {
-				case "toString" -> label;
-				case "hashCode" -> System.identityHashCode(self);
-				case "equals" -> self == args[0];
-				default -> throw new UnsupportedOperationException(method.getName());
-			};
-		}
-		Object[] given = args == null ? new Object[0] : args;
-		String what = method.getName() + " on " + label;
-		if (method.getReturnType() == Flux.class) {
-			return stream(object, method.getName(), Registration.parameterTypes(method), given, what)
-					.name("fiber.manager.stream").tag("manager", name).tag("method", method.getName());
-		}
-		return send(CallFrame.Mode.CALL, object, method.getName(), Registration.parameterTypes(method), given, what)
-				// Named and tagged for Reactor's metrics (tap(Micrometer.metrics(registry))).
-				.name("fiber.manager.call").tag("manager", name).tag("method", method.getName());
+		return proxies.create(asyncInterface, args);
 	}
 
 	/**
 	 * Sends a call whose result is a sequence now, and returns the sequence: its elements come as the subscriber
 	 * asks for them, and it ends with the call's answer.
 	 */
-	private Flux<Object> stream(long object, String method, List<String> parameterTypes, Object[] args, String what) {
+	Flux<Object> stream(long object, String method, List<String> parameterTypes, Object[] args, String what) {
 		List<byte[]> encoded;
 		try {
-			encoded = encode(args, what);
+			encoded = Arguments.encode(values, args, what);
 		}
 		catch (CodecException e) {
 			return Flux.error(e);
@@ -236,20 +185,28 @@ final class ManagerSession implements AsyncManager {
 			}
 		});
 		byte[] frame = new CallFrame(CallFrame.Mode.CALL_MANY, id, object, method, parameterTypes, encoded).encode();
-		String gone;
-		synchronized (this) {
-			gone = lost;
-			if (gone == null) {
-				pending.put(id, new Pending(what, end, System.nanoTime()));
-				streams.put(id, in);
-				Objects.requireNonNull(out, "the manager's session").next(frame);
-			}
-		}
+		String gone = register(id, new Pending(what, end, System.nanoTime()), in, frame);
 		if (gone != null) {
 			return Flux.error(new ManagerLostException("manager " + name + " was lost (" + gone + "); cannot run " + what));
 		}
 		end.asMono().doFinally(signal -> streams.remove(id)).subscribe(value -> in.complete(), in::fail, in::complete);
 		return in.flux();
+	}
+
+	/**
+	 * Registers a call and sends it, unless the manager was lost: then returns why. Under the lock, so the order
+	 * calls are made is the order the manager sees them; the session is open before the manager is handed out.
+	 */
+	private synchronized @Nullable String register(long id, Pending call, @Nullable StreamIn stream, byte[] frame) {
+		if (lost != null) {
+			return lost;
+		}
+		pending.put(id, call);
+		if (stream != null) {
+			streams.put(id, stream);
+		}
+		Objects.requireNonNull(out, "the manager's session").next(frame);
+		return null;
 	}
 
 	/** Sends a frame down the session, unless it is over. */
@@ -259,27 +216,11 @@ final class ManagerSession implements AsyncManager {
 		}
 	}
 
-	/** Each argument's bytes; refused, naming it, when one cannot travel or all are over max-value-size together. */
-	private List<byte[]> encode(Object[] args, String what) {
-		List<byte[]> encoded = new ArrayList<>(args.length);
-		for (int i = 0; i < args.length; i++) {
-			int index = i;
-			encoded.add(values.write(args[i], new Object() {
-				@Override
-				public String toString() {
-					return "argument " + index + " of " + what;
-				}
-			}));
-		}
-		values.checkTogether(encoded.stream().mapToLong(bytes -> bytes == null ? 0 : bytes.length).sum(), "the arguments of " + what);
-		return encoded;
-	}
-
 	/** Sends a call now and returns its result, replayed to every subscriber. */
-	private Mono<Object> send(CallFrame.Mode mode, long object, String name, List<String> parameterTypes, Object[] args, String what) {
+	Mono<Object> send(CallFrame.Mode mode, long object, String name, List<String> parameterTypes, Object[] args, String what) {
 		List<byte[]> encoded;
 		try {
-			encoded = encode(args, what);
+			encoded = Arguments.encode(values, args, what);
 		}
 		catch (CodecException e) {
 			return Mono.error(e);
@@ -287,16 +228,7 @@ final class ManagerSession implements AsyncManager {
 		long id = calls.incrementAndGet();
 		Sinks.One<Object> result = Sinks.one();
 		byte[] frame = new CallFrame(mode, id, object, name, parameterTypes, encoded).encode();
-		String gone;
-		synchronized (this) {
-			gone = lost;
-			if (gone == null) {
-				pending.put(id, new Pending(what, result, System.nanoTime()));
-				// Under the lock: the order calls are made is the order the manager sees them. The session is open
-				// before the manager is handed to anyone.
-				Objects.requireNonNull(out, "the manager's session").next(frame);
-			}
-		}
+		String gone = register(id, new Pending(what, result, System.nanoTime()), null, frame);
 		if (gone != null) {
 			return Mono.error(new ManagerLostException("manager " + name + " was lost (" + gone + "); cannot run " + what));
 		}

@@ -3,7 +3,6 @@ package io.fiberjvm.manager;
 import java.io.ObjectStreamException;
 import java.io.Serializable;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
@@ -65,12 +64,7 @@ abstract class SharedObject implements Serializable {
 	final Mono<Object> call(String operation, Object... args) {
 		return Mono.defer(() -> {
 			ShippedValues values = shared.runtime().values();
-			List<byte[]> encoded = new ArrayList<>(args.length);
-			for (int i = 0; i < args.length; i++) {
-				encoded.add(values.write(args[i], "argument " + i + " of " + operation + " on " + description));
-			}
-			values.checkTogether(encoded.stream().mapToLong(bytes -> bytes == null ? 0 : bytes.length).sum(),
-					"the arguments of " + operation + " on " + description);
+			List<byte[]> encoded = Arguments.encode(values, args, operation + " on " + description);
 			byte[] frame = new CallFrame(CallFrame.Mode.CALL, 0, 0, operation, List.of(), encoded).encode();
 			return shared.runtime().connectionTo(Endpoint.parse(shared.address()))
 					.flatMap(connection -> connection.requestResponse(route + operation, frame))

@@ -69,9 +69,7 @@ public final class KubernetesBackend implements Backend {
 	private @Nullable SharedIndexInformer<Pod> informer;
 	/** Written under the lock; read without it by jobs' log followers, which end quietly once it is set. */
 	private volatile boolean closed;
-	/** The run's status ConfigMap once made; guarded by {@code publishing}. */
-	private @Nullable String statusMapName;
-	private final Object publishing = new Object();
+	private final RunStatusPublisher statusMap;
 	private volatile boolean madePods;
 
 	/**
@@ -100,6 +98,8 @@ public final class KubernetesBackend implements Backend {
 		// A failed read is tried again by the next job, not remembered.
 		this.parent = Mono.fromCallable(this::readParent).subscribeOn(Schedulers.boundedElastic())
 				.cache(pod -> Duration.ofMillis(Long.MAX_VALUE), error -> Duration.ZERO, () -> Duration.ZERO);
+		this.statusMap = new RunStatusPublisher(this::client, this.settings.namespace(),
+				() -> ownerOrNull(parent.block(Duration.ofSeconds(30))));
 	}
 
 	/** The client, made on first use. */
@@ -189,63 +189,8 @@ public final class KubernetesBackend implements Backend {
 	@Override
 	public void publishStatus(io.fiberjvm.backend.RunStatus status) {
 		Objects.requireNonNull(status, "status");
-		// A lock of its own: a slow API call here must not hold up starting jobs; close waits for it.
-		synchronized (publishing) {
-			// close() sets closed before it takes this lock, so nothing is published after it deletes the ConfigMap.
-			if (!closed && madePods) {
-				publish(status);
-			}
-		}
-	}
-
-	private void publish(io.fiberjvm.backend.RunStatus status) {
-		io.fabric8.kubernetes.api.model.ConfigMap map = RunStatusMap.of(settings.namespace(), status,
-				ownerOrNull(parent.block(Duration.ofSeconds(30))));
-		try {
-			boolean created = statusMapName == null && create(map, status);
-			if (!created) {
-				// Made already (by this run: one taken over after a create that timed out still holds an older status).
-				client().configMaps().inNamespace(settings.namespace()).withName(map.getMetadata().getName())
-						.patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
-								map);
-			}
-			statusMapName = map.getMetadata().getName();
-		}
-		catch (KubernetesClientException e) {
-			throw new FiberException("the Kubernetes API refused the run's status ConfigMap " + map.getMetadata().getName()
-					+ " in namespace " + settings.namespace() + ": " + describe(e), e);
-		}
-	}
-
-	/**
-	 * Creates the status ConfigMap, or finds it made already: one holding this run's status (an earlier
-	 * create that timed out after the server made it) is taken over (false), another is refused.
-	 */
-	private boolean create(io.fabric8.kubernetes.api.model.ConfigMap map, io.fiberjvm.backend.RunStatus status) {
-		try {
-			client().configMaps().inNamespace(settings.namespace()).resource(map).create();
-			return true;
-		}
-		catch (KubernetesClientException e) {
-			if (e.getCode() != 409) {
-				throw e;
-			}
-			io.fabric8.kubernetes.api.model.ConfigMap there = client().configMaps().inNamespace(settings.namespace())
-					.withName(map.getMetadata().getName()).get();
-			io.fiberjvm.backend.RunStatus held;
-			try {
-				held = there == null ? null : RunStatusMap.read(there);
-			}
-			catch (IllegalArgumentException unreadable) {
-				held = null;
-			}
-			if (held == null || !held.started().equals(status.started()) || held.pid() != status.pid()) {
-				throw new FiberException("a ConfigMap named " + map.getMetadata().getName() + " already exists in namespace "
-						+ settings.namespace() + " but this run did not make it (left by an earlier run?); delete it so that "
-						+ "fiber ps shows this run's pools", e);
-			}
-			return false;
-		}
+		// close() sets closed before it deletes the ConfigMap, which waits for a publish under way.
+		statusMap.publish(status, () -> !closed && madePods);
 	}
 
 	/** Creates the run's Secret once per run: the first pod of a run waits for it. */
@@ -387,17 +332,9 @@ public final class KubernetesBackend implements Backend {
 		catch (KubernetesClientException e) {
 			failures.add("its pods (label " + BACKEND_LABEL + "=" + instance + "): " + describe(e));
 		}
-		String made;
-		synchronized (publishing) {
-			made = statusMapName;
-		}
-		if (made != null) {
-			try {
-				client().configMaps().inNamespace(settings.namespace()).withName(made).delete();
-			}
-			catch (KubernetesClientException e) {
-				failures.add("ConfigMap " + made + ": " + describe(e));
-			}
+		String statusFailure = statusMap.delete();
+		if (statusFailure != null) {
+			failures.add(statusFailure);
 		}
 		for (String secret : createdSecrets) {
 			try {

@@ -39,12 +39,17 @@ final class QueueHandle<T> implements FiberQueue<T> {
 	private final Class<T> type;
 	private final transient QueueChannel channel;
 	private final transient RuntimeContext runtime;
+	/** What an item is called in an error, made once: the codec reads it only when something fails. */
+	private final transient String putItem;
+	private final transient String readItem;
 
 	QueueHandle(QueueRef ref, Class<T> type, QueueChannel channel, RuntimeContext runtime) {
 		this.ref = ref;
 		this.type = type;
 		this.channel = channel;
 		this.runtime = runtime;
+		this.putItem = "an item put on queue " + ref.queueId;
+		this.readItem = "an item of queue " + ref.queueId;
 	}
 
 	@Override
@@ -132,11 +137,11 @@ final class QueueHandle<T> implements FiberQueue<T> {
 			throw new IllegalArgumentException("queue " + id() + " holds " + type.getName() + " items, not "
 					+ item.getClass().getName());
 		}
-		return java.util.Objects.requireNonNull(runtime.values().write(item, "an item put on queue " + id()));
+		return java.util.Objects.requireNonNull(runtime.values().write(item, putItem));
 	}
 
 	private T decode(byte[] bytes) {
-		Object item = runtime.values().read(bytes, "an item of queue " + id());
+		Object item = runtime.values().read(bytes, readItem);
 		if (!type.isInstance(item)) {
 			throw new CodecException("queue " + id() + " holds " + type.getName() + " items, but one read is a "
 					+ (item == null ? "null" : item.getClass().getName()));

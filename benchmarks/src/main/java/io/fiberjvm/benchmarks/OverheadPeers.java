@@ -1,0 +1,123 @@
+package io.fiberjvm.benchmarks;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import io.fiberjvm.benchmarks.PoolOverheadHarness.Config;
+import io.fiberjvm.benchmarks.PoolOverheadHarness.Summary;
+
+import static io.fiberjvm.benchmarks.PoolOverheadHarness.WORKERS;
+import static io.fiberjvm.benchmarks.PoolOverheadHarness.progress;
+
+/** The overhead harness's peers in processes of their own: Python's {@code multiprocessing.Pool} and Spark. */
+final class OverheadPeers {
+
+	private static final String PYTHON = "multiprocessing.Pool";
+	private static final String SPARK = "Spark local[5]";
+
+	private OverheadPeers() {
+	}
+
+	/** Runs the Python script once for every configuration, or says why the column is skipped. */
+	static ExternalColumn runPython(OverheadOptions options) throws IOException, InterruptedException {
+		Optional<Path> python3 = onPath("python3");
+		if (python3.isEmpty()) {
+			return ExternalColumn.skipped(PYTHON, "python3 not found: skipping multiprocessing.Pool");
+		}
+		if (!Files.isRegularFile(options.pythonScript())) {
+			return ExternalColumn.skipped(PYTHON, options.pythonScript().toAbsolutePath() + " not found (run from the repository root "
+					+ "or pass --python-script): skipping multiprocessing.Pool");
+		}
+		List<String> command = new ArrayList<>(List.of(python3.get().toString(), options.pythonScript().toString(),
+				"--runs", Integer.toString(options.runs()), "--processes", Integer.toString(WORKERS)));
+		return runExternal(PYTHON, command, options);
+	}
+
+	/** Spark's own --add-opens for JDK 17, which its launcher scripts would pass; a plain java command must. */
+	private static final List<String> SPARK_JVM_OPTIONS = List.of("-XX:+IgnoreUnrecognizedVMOptions",
+			"--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
+			"--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
+			"--add-opens=java.base/java.net=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
+			"--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+			"--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED", "--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED",
+			"--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/sun.nio.cs=ALL-UNNAMED",
+			"--add-opens=java.base/sun.security.action=ALL-UNNAMED", "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED",
+			"-Djdk.reflect.useDirectMethodHandle=false");
+
+	/** Runs Spark's column (module benchmarks/spark, built with -Pspark) in a JVM of its own, or says why it is skipped. */
+	static ExternalColumn runSpark(OverheadOptions options) throws IOException, InterruptedException {
+		Path classpathFile = options.sparkClasspath();
+		Path jar = classpathFile.resolveSibling("benchmarks-spark.jar");
+		if (!Files.isRegularFile(classpathFile) || !Files.isRegularFile(jar)) {
+			return ExternalColumn.skipped(SPARK, classpathFile.toAbsolutePath() + " not found: build with `mvn -B -DskipTests -Pspark "
+					+ "package` (from the repository root) to add Spark's column; skipping Spark");
+		}
+		List<String> command = new ArrayList<>();
+		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+		command.addAll(SPARK_JVM_OPTIONS);
+		command.addAll(List.of("-cp", jar + File.pathSeparator + Files.readString(classpathFile).trim(),
+				"io.fiberjvm.benchmarks.spark.SparkOverhead", "--runs", Integer.toString(options.runs()),
+				"--warmups", Integer.toString(options.warmups()), "--workers", Integer.toString(WORKERS)));
+		return runExternal(SPARK, command, options);
+	}
+
+	/**
+	 * Runs {@code command} with each configuration as a {@code TASKS:SECONDS} argument; it answers in the Python script's protocol: a {@code #} line saying what ran,
+	 * then {@code tasks,seconds,mean,min,max} per configuration.
+	 */
+	private static ExternalColumn runExternal(String name, List<String> command, OverheadOptions options) throws IOException, InterruptedException {
+		for (Config config : options.configs()) {
+			command.add(config.tasks() + ":" + config.taskSecondsText());
+		}
+		progress("running " + (command.size() > 12 ? String.join(" ", command.subList(0, 2)) + " … " + command.get(command.size() - 1)
+				: String.join(" ", command)));
+		Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+		process.getOutputStream().close();
+		List<Summary> results = new ArrayList<>();
+		String about = "";
+		try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+			for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+				if (line.startsWith("#")) {
+					about = line.substring(1).trim();
+				}
+				else if (!line.isBlank()) {
+					String[] fields = line.trim().split(",");
+					Config expected = options.configs().get(results.size());
+					if (Integer.parseInt(fields[0]) != expected.tasks()) {
+						throw new IllegalStateException(name + " answered '" + line + "' where " + expected.label() + " was due");
+					}
+					results.add(new Summary(Double.parseDouble(fields[2]), Double.parseDouble(fields[3]), Double.parseDouble(fields[4])));
+				}
+			}
+		}
+		int exit = process.waitFor();
+		if (exit != 0 || results.size() != options.configs().size()) {
+			return ExternalColumn.skipped(name, command.get(0) + " exited with " + exit + " after " + results.size() + " of "
+					+ options.configs().size() + " configurations: skipping " + name);
+		}
+		return new ExternalColumn(name, results, about, null);
+	}
+
+	/** The executable {@code command} in the first {@code PATH} directory that has one. */
+	private static Optional<Path> onPath(String command) {
+		String path = System.getenv("PATH");
+		if (path == null) {
+			return Optional.empty();
+		}
+		for (String dir : path.split(File.pathSeparator)) {
+			Path candidate = Path.of(dir.isEmpty() ? "." : dir, command);
+			if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+				return Optional.of(candidate);
+			}
+		}
+		return Optional.empty();
+	}
+}
