@@ -70,6 +70,31 @@ public interface FiberPool extends AsyncCloseable, Disposable {
 	/** {@code fn} over every item, each element's outcome in input order: a failed element does not end the stream. */
 	<T, R> Flux<TaskResult<R>> mapResults(FiberFunction<? super T, ? extends R> fn, Publisher<? extends T> items);
 
+	/**
+	 * {@code fn} over every item, each task's {@code Publisher} streamed back element by element; elements of
+	 * different items interleave as they arrive, as {@link Flux#flatMap} does. The caller's demand reaches
+	 * the worker as the stream's credits, so a worker makes no more elements than were asked for (a few dozen
+	 * ahead of the subscriber). A streaming task holds its worker, alone, until its stream ends or its caller
+	 * cancels, which cancels the publisher on the worker. A task whose worker is lost before its stream
+	 * delivered an element is retried as any other; one lost after fails with a {@link WorkerLostException}
+	 * saying how many elements came, and is not run again, so no element arrives twice. A function or
+	 * publisher that fails ends the call with a {@link TaskFailedException} after the elements that arrived.
+	 */
+	<T, R> Flux<R> flatMap(FiberFunction<? super T, ? extends Publisher<? extends R>> fn, Publisher<? extends T> items);
+
+	/** {@code fn} over every item, each task's elements streamed back as {@link #flatMap(FiberFunction, Publisher)} says. */
+	<T, R> Flux<R> flatMap(FiberFunction<? super T, ? extends Publisher<? extends R>> fn, Iterable<? extends T> items);
+
+	/**
+	 * As {@link #flatMap(FiberFunction, Publisher)}, with each item's elements together and the items in input
+	 * order, as {@link Flux#flatMapSequential} does: streams of later items run meanwhile and wait, a few dozen
+	 * elements each, until their turn.
+	 */
+	<T, R> Flux<R> flatMapSequential(FiberFunction<? super T, ? extends Publisher<? extends R>> fn, Publisher<? extends T> items);
+
+	/** {@code fn} over every item, each item's elements together, in input order. */
+	<T, R> Flux<R> flatMapSequential(FiberFunction<? super T, ? extends Publisher<? extends R>> fn, Iterable<? extends T> items);
+
 	/** {@code fn(a, b)} for every pair, results in input order. */
 	<A, B, R> Flux<R> starmap(FiberBiFunction<? super A, ? super B, ? extends R> fn, Iterable<? extends Tuple2<A, B>> pairs);
 

@@ -118,6 +118,13 @@ final class Dispatcher {
 		return session;
 	}
 
+	/** The streaming task {@code id} that {@code worker} runs now, or null when it runs no such task. */
+	synchronized @Nullable Task streaming(String worker, long id) {
+		WorkerSession session = sessions.get(worker);
+		Task task = session == null ? null : session.pending.get(id);
+		return task == null || task.stream == null || task.cancelled ? null : task;
+	}
+
 	/** The worker asked for more; hand it work if there is any. */
 	synchronized void credit() {
 		dispatch();
@@ -317,7 +324,8 @@ final class Dispatcher {
 					live++;
 				}
 			}
-			int size = ChunkSizer.size(head.function.meanNanos, head.chunkSize, queued, live);
+			// A streaming task goes alone, to a worker that holds nothing.
+			int size = head.function.streams ? 1 : ChunkSizer.size(head.function.meanNanos, head.chunkSize, queued, live);
 			WorkerSession target = null;
 			for (WorkerSession s : sessions.values()) {
 				if (s.canTake() && s.chunks.isEmpty()) {
@@ -325,7 +333,7 @@ final class Dispatcher {
 					break;
 				}
 			}
-			if (target == null && ChunkSizer.mayPrefetch(head.function.meanNanos, size)) {
+			if (target == null && !head.function.streams && ChunkSizer.mayPrefetch(head.function.meanNanos, size)) {
 				for (WorkerSession s : sessions.values()) {
 					if (s.canTake()) {
 						target = s;

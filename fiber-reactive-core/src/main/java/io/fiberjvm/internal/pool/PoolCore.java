@@ -73,7 +73,8 @@ final class PoolCore {
 	void open() {
 		Disposable route;
 		try {
-			route = runtime.serve(prefix, Routes.empty().withChannels(prefix + "work/", this::attach));
+			route = runtime.serve(prefix, Routes.empty().withChannels(prefix + "work/", this::attach)
+					.withChannels(prefix + "streams/", this::stream));
 		}
 		catch (FiberException closing) {
 			throw Pools.closed(name, closing);
@@ -125,6 +126,26 @@ final class PoolCore {
 					() -> fleet.sessionEnded(session, "it ended its session", false));
 			fleet.ensureWorkers();
 		}, FluxSink.OverflowStrategy.ERROR);
+	}
+
+	/** A worker opens the stream of the streaming task it runs, on {@code fiber.pool-<id>/streams/<worker>/<task id>}. */
+	private Publisher<byte[]> stream(String rest, Flux<byte[]> elements) {
+		int slash = rest.lastIndexOf('/');
+		Task task = null;
+		if (slash > 0) {
+			try {
+				task = dispatcher.streaming(rest.substring(0, slash), Long.parseLong(rest.substring(slash + 1)));
+			}
+			catch (NumberFormatException notAnId) {
+				task = null;
+			}
+		}
+		StreamAttempt attempt = task == null ? null : task.stream;
+		if (attempt == null) {
+			return Flux.error(new IllegalStateException("pool " + name + " runs no streaming task '" + rest
+					+ "' now (its caller cancelled, or it ended)"));
+		}
+		return attempt.open(rest.substring(0, slash), elements);
 	}
 
 	/** A worker finished its first chunk. */

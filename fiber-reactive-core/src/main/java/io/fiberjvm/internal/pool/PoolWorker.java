@@ -103,7 +103,9 @@ final class PoolWorker implements ProcessTarget {
 		LogKeys.identifyThread();
 		MDC.put(LogKeys.WORKER, workerName(route));
 		ParentSession session = ParentSession.open(connection, route, "the pool", HELD_CHUNKS);
-		TaskRunner runner = new TaskRunner(new TaskCodec(runtime.values(), runtime.maxFrameSize()), session::send,
+		TaskCodec codec = new TaskCodec(runtime.values(), runtime.maxFrameSize());
+		String streams = route.substring(0, route.lastIndexOf("/work/")) + "/streams/" + workerName(route) + "/";
+		TaskRunner runner = new TaskRunner(codec, new TaskStreamer(codec, connection::requestChannel, streams), session::send,
 				runtime.maxFrameSize());
 		try {
 			byte[] frame;

@@ -5,12 +5,14 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.reactivestreams.Publisher;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.FluxSink;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 import reactor.util.function.Tuple2;
@@ -110,6 +112,74 @@ final class ProcessPool implements FiberPool {
 		Objects.requireNonNull(items, "items");
 		return this.<T, R>mapping(() -> core.codec.ship(fn, fn.getClass()), items, "map").name("fiber.pool.mapResults")
 				.tag(POOL_TAG, core.name());
+	}
+
+	@Override
+	public <T, R> Flux<R> flatMap(FiberFunction<? super T, ? extends Publisher<? extends R>> fn, Iterable<? extends T> items) {
+		return flatMap(fn, Flux.fromIterable(Objects.requireNonNull(items, "items")));
+	}
+
+	@Override
+	public <T, R> Flux<R> flatMap(FiberFunction<? super T, ? extends Publisher<? extends R>> fn, Publisher<? extends T> items) {
+		return streaming("flatMap", fn, items, false);
+	}
+
+	@Override
+	public <T, R> Flux<R> flatMapSequential(FiberFunction<? super T, ? extends Publisher<? extends R>> fn,
+			Iterable<? extends T> items) {
+		return flatMapSequential(fn, Flux.fromIterable(Objects.requireNonNull(items, "items")));
+	}
+
+	@Override
+	public <T, R> Flux<R> flatMapSequential(FiberFunction<? super T, ? extends Publisher<? extends R>> fn,
+			Publisher<? extends T> items) {
+		return streaming("flatMapSequential", fn, items, true);
+	}
+
+	/** A call whose tasks stream their elements back: interleaved, or each item's together in input order. */
+	@SuppressWarnings("unchecked")
+	private <T, R> Flux<R> streaming(String what, FiberFunction<?, ?> fn, Publisher<? extends T> items, boolean sequential) {
+		Objects.requireNonNull(fn, "fn");
+		Objects.requireNonNull(items, "items");
+		return this.<Object>calling(what, () -> core.codec.shipStream(fn), shipped -> sequential
+				? input(items).flatMapSequential(item -> elements(shipped, item.getT2(), item.getT1(), what), WINDOW)
+				: input(items).flatMap(item -> elements(shipped, item.getT2(), item.getT1(), what), WINDOW))
+				.map(value -> (R) value)
+				.name("fiber.pool." + what).tag(POOL_TAG, core.name());
+	}
+
+	/** One streaming task's elements, with this view's retry while none has been delivered. */
+	private Flux<Object> elements(ShippedFunction shipped, Object arg, long index, String what) {
+		TaskName description = new TaskName(what, index, shipped);
+		return Flux.defer(() -> {
+			core.submitted.incrementAndGet();
+			long submittedAt = System.nanoTime();
+			byte[] argument = core.codec.argument(arg, description);
+			AtomicLong delivered = new AtomicLong();
+			AtomicInteger attempts = new AtomicInteger();
+			Flux<Object> attempt = Flux.create(out -> {
+				int n = attempts.incrementAndGet();
+				if (n > 1) {
+					core.retried.incrementAndGet();
+				}
+				StreamAttempt stream = new StreamAttempt(core.codec, out, delivered);
+				Task task = new Task(core.nextTaskId(), shipped, argument, description, n, chunkSize, stream);
+				stream.named(task);
+				out.onCancel(() -> {
+					core.dispatcher.cancel(task);
+					stream.cancel();
+				});
+				core.dispatcher.submit(task);
+			}, FluxSink.OverflowStrategy.BUFFER);
+			return attempt.retryWhen(Retry.from(signals -> effectiveRetry().generateCompanion(signals.map(signal -> {
+				if (delivered.get() > 0) {
+					// Another attempt would deliver those elements again.
+					throw Exceptions.propagate(signal.failure());
+				}
+				return signal;
+			})))).onErrorMap(Exceptions::isRetryExhausted, error -> error.getCause() != null ? error.getCause() : error)
+					.doOnTerminate(() -> core.taskEnded(System.nanoTime() - submittedAt));
+		});
 	}
 
 	@Override
@@ -221,7 +291,7 @@ final class ProcessPool implements FiberPool {
 				if (n > 1) {
 					core.retried.incrementAndGet();
 				}
-				Task task = new Task(core.nextTaskId(), shipped, argument, description, n, chunkSize, sink);
+				Task task = new Task(core.nextTaskId(), shipped, argument, description, n, chunkSize, TaskSink.of(sink));
 				sink.onCancel(() -> core.dispatcher.cancel(task));
 				core.dispatcher.submit(task);
 			});

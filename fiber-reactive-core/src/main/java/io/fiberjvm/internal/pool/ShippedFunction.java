@@ -19,6 +19,8 @@ final class ShippedFunction {
 	/** The allow-list pattern for the package of the user's function. */
 	final String allow;
 	final String name;
+	/** Whether its tasks stream their results back, one {@code flatMap} task per worker at a time. */
+	final boolean streams;
 	/** Mean nanoseconds per task, or a negative number until a chunk has reported; under the dispatcher's lock. */
 	double meanNanos = -1;
 
@@ -30,6 +32,7 @@ final class ShippedFunction {
 		String type = userClass.getName();
 		int lambda = type.indexOf("$$Lambda");
 		this.name = lambda > 0 ? type.substring(0, lambda) + "::lambda" : type;
+		this.streams = function instanceof StreamingFunction;
 		this.bytes = values.writeFunction(function, "the function " + name);
 		this.allow = ShippedValues.packagePattern(userClass);
 		// Read it back here, so a capture a worker would refuse fails the call now, not on every task.

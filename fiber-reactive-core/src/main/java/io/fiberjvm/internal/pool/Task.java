@@ -1,7 +1,6 @@
 package io.fiberjvm.internal.pool;
 
 import org.jspecify.annotations.Nullable;
-import reactor.core.publisher.MonoSink;
 
 /**
  * One attempt at one task: what the dispatcher queues, hands to a worker and answers. A retry is a new
@@ -16,7 +15,9 @@ final class Task {
 	final int attempt;
 	/** The caller's chunk size, or 0 to adapt. */
 	final int chunkSize;
-	final MonoSink<Object> sink;
+	final TaskSink sink;
+	/** The streaming attempt this task is, or null for a task answered with one value. */
+	final @Nullable StreamAttempt stream;
 	/** Whether it waits in the dispatcher's queue; under the dispatcher's lock. */
 	boolean queued;
 	/** Set when the caller cancelled; a queued task is then skipped. Read and written under the dispatcher's lock. */
@@ -25,7 +26,7 @@ final class Task {
 	@Nullable WorkerSession runningOn;
 
 	Task(long id, ShippedFunction function, byte @Nullable [] arg, TaskName description, int attempt,
-			int chunkSize, MonoSink<Object> sink) {
+			int chunkSize, TaskSink sink) {
 		this.chunkSize = chunkSize;
 		this.id = id;
 		this.function = function;
@@ -33,6 +34,7 @@ final class Task {
 		this.description = description;
 		this.attempt = attempt;
 		this.sink = sink;
+		this.stream = sink instanceof StreamAttempt streaming ? streaming : null;
 	}
 
 	int size() {

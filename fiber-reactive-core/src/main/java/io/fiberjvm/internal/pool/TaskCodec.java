@@ -9,6 +9,7 @@ import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 
+import io.fiberjvm.FiberFunction;
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.internal.frames.Answer;
@@ -30,6 +31,8 @@ final class TaskCodec {
 	private final Map<Object, ShippedFunction> functions = Collections.synchronizedMap(new WeakHashMap<>());
 	/** Two-argument functions, keyed by the user's function, shipped inside their wrapper. */
 	private final Map<Object, ShippedFunction> pairs = Collections.synchronizedMap(new WeakHashMap<>());
+	/** Functions whose results stream, keyed by the user's function, shipped inside a {@link StreamingFunction}. */
+	private final Map<Object, ShippedFunction> streams = Collections.synchronizedMap(new WeakHashMap<>());
 
 	TaskCodec(ShippedValues values, int maxFrameSize) {
 		this.values = values;
@@ -52,6 +55,11 @@ final class TaskCodec {
 	/** {@code wrapper}, serialized once per user function {@code key}, so its timing carries over between calls. */
 	ShippedFunction shipPair(Object key, Serializable wrapper) {
 		return ship(pairs, key, wrapper, key.getClass());
+	}
+
+	/** {@code function} as {@code flatMap} ships it: its result is streamed back element by element. */
+	ShippedFunction shipStream(FiberFunction<?, ?> function) {
+		return ship(streams, function, new StreamingFunction(function), function.getClass());
 	}
 
 	private ShippedFunction ship(Map<Object, ShippedFunction> cache, Object key, Serializable function, Class<?> userClass) {
@@ -97,18 +105,17 @@ final class TaskCodec {
 				task.sink.error(new TaskFailedException(task.toString(), outcome.worker(), RemoteException.decode(answer.error())));
 				return;
 			}
-			Object value = values.read(answer.bytes(), "the result of " + task);
-			if (value == null) {
-				task.sink.success();
-			}
-			else {
-				task.sink.success(value);
-			}
+			task.sink.success(values.read(answer.bytes(), "the result of " + task));
 		}
 		catch (RuntimeException | LinkageError e) {
 			// A result that cannot be read, or whose class cannot initialize here, fails its own caller only.
 			task.sink.error(e);
 		}
+	}
+
+	/** An element of {@code task}'s stream, read back. */
+	@Nullable Object readElement(byte[] bytes, String task) {
+		return values.read(bytes, "an element of task " + task);
 	}
 
 	// ---- a worker's side ----
@@ -126,6 +133,15 @@ final class TaskCodec {
 	/** The answer carrying {@code result}; a result that cannot travel is the task's failure. */
 	Answer result(long id, @Nullable Object result) {
 		return new Answer(id, false, values.write(result, "the result"));
+	}
+
+	/** One streamed element's bytes; refused here as a result would be. */
+	byte[] element(Object element) {
+		byte[] bytes = values.write(element, "an element of the task's stream");
+		if (bytes == null) {
+			throw new IllegalStateException("an element was written as null");
+		}
+		return bytes;
 	}
 
 	/** The answer carrying {@code error}, cut to fit a frame. */

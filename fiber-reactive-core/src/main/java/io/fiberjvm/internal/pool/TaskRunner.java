@@ -12,20 +12,22 @@ import io.fiberjvm.internal.frames.ChunkFrame;
 import io.fiberjvm.internal.frames.ResultsFrame;
 
 /**
- * Runs a worker's chunks, one task after another, and sends their answers in frames of about half a frame of
+ * Runs a worker's chunks, one task after another (a streaming task's elements going up as it runs), and sends their answers in frames of about half a frame of
  * answers (a larger answer alone: the transport fragments it).
  * It keeps the functions it was sent, as its pool's twin of the cache expects.
  */
 final class TaskRunner {
 
 	private final TaskCodec codec;
+	private final TaskStreamer streamer;
 	private final Consumer<byte[]> send;
 	private final int frameBudget;
 	/** Each function, or the error that keeps it from this worker. */
 	private final FunctionCache<Object> functions = new FunctionCache<>();
 
-	TaskRunner(TaskCodec codec, Consumer<byte[]> send, int maxFrameSize) {
+	TaskRunner(TaskCodec codec, TaskStreamer streamer, Consumer<byte[]> send, int maxFrameSize) {
 		this.codec = codec;
+		this.streamer = streamer;
 		this.send = send;
 		this.frameBudget = Math.max(1024, maxFrameSize / 2);
 	}
@@ -37,9 +39,16 @@ final class TaskRunner {
 		long bytes = 0;
 		long start = System.nanoTime();
 		for (ChunkFrame.Task task : chunk.tasks()) {
-			Answer answer = function instanceof Function<?, ?> fn
-					? runOne((Function<@Nullable Object, @Nullable Object>) fn, task)
-					: codec.failure(task.id(), (Throwable) function);
+			Answer answer;
+			if (function instanceof StreamingFunction streaming) {
+				answer = streamer.stream(streaming, task);
+			}
+			else if (function instanceof Function<?, ?> fn) {
+				answer = runOne((Function<@Nullable Object, @Nullable Object>) fn, task);
+			}
+			else {
+				answer = codec.failure(task.id(), (Throwable) function);
+			}
 			int size = answer.bytes() == null ? 16 : answer.bytes().length + 16;
 			if (!answers.isEmpty() && bytes + size > frameBudget) {
 				send.accept(new ResultsFrame(false, 0, answers).encode());

@@ -30,9 +30,13 @@ final class WorkerSession {
 		this.out = out;
 	}
 
-	/** Whether the worker asked for another chunk and holds fewer than two. */
+	/**
+	 * Whether the worker asked for another chunk and holds fewer than two, and none behind a streaming task:
+	 * a stream waits for its caller, who may be waiting for a task queued behind it.
+	 */
 	boolean canTake() {
-		return !retiring && !ended && chunks.size() < 2 && out.requestedFromDownstream() > 0;
+		return !retiring && !ended && chunks.size() < 2 && out.requestedFromDownstream() > 0
+				&& (chunks.isEmpty() || !chunks.peekFirst().function().streams);
 	}
 
 	@Override

@@ -70,7 +70,7 @@ class DispatcherTest {
 
 	private Mono<Object> submit(List<Task> into) {
 		return Mono.create(sink -> {
-			Task task = new Task(++ids, function, new byte[] {1}, new TaskName("map", ids, function), 1, 0, sink);
+			Task task = new Task(++ids, function, new byte[] {1}, new TaskName("map", ids, function), 1, 0, TaskSink.of(sink));
 			into.add(task);
 			sink.onCancel(() -> dispatcher.cancel(task));
 			dispatcher.submit(task);

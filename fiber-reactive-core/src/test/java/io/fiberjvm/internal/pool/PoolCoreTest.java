@@ -3,6 +3,7 @@ package io.fiberjvm.internal.pool;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -10,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.reactivestreams.Subscription;
 import reactor.core.publisher.BaseSubscriber;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Sinks;
 import reactor.test.StepVerifier;
 
@@ -50,12 +52,15 @@ class PoolCoreTest {
 	private final class FakeWorker extends BaseSubscriber<byte[]> {
 		final Sinks.Many<byte[]> up = Sinks.many().unicast().onBackpressureBuffer();
 		final List<ChunkFrame> chunks = new CopyOnWriteArrayList<>();
-		final TaskRunner runner = new TaskRunner(new TaskCodec(runtime.values(), runtime.maxFrameSize()), up::tryEmitNext,
-				runtime.maxFrameSize());
+		final TaskRunner runner;
+
 		volatile @Nullable Throwable error;
 		volatile boolean completed;
 
 		FakeWorker(String worker) {
+			TaskCodec codec = new TaskCodec(runtime.values(), runtime.maxFrameSize());
+			runner = new TaskRunner(codec, new TaskStreamer(codec, runtime.router()::requestChannel, prefix() + "streams/" + worker + "/"),
+					up::tryEmitNext, runtime.maxFrameSize());
 			runtime.router().requestChannel(prefix() + "work/" + worker, up.asFlux()).subscribe(this);
 		}
 
@@ -99,6 +104,34 @@ class PoolCoreTest {
 		assertThat(result).succeedsWithin(WAIT).isEqualTo(49);
 		assertThat(core.stats().completed()).isEqualTo(1);
 		assertThat(core.workers()).containsExactly(processes.get("p-w1"));
+	}
+
+	@Test
+	void aStreamingTaskGoesAloneAndItsElementsComeAtTheCallersPace() {
+		PoolCore core = core(1, 1);
+		FiberPool pool = new ProcessPool(core, true, DefaultPoolBuilder.DEFAULT_RETRY, 0);
+		FakeWorker worker = new FakeWorker("p-w1");
+		FiberFunction<Integer, Flux<Integer>> upTo = n -> Flux.range(0, n);
+		List<Integer> got = new CopyOnWriteArrayList<>();
+		StepVerifier.Step<Integer> stream = StepVerifier.create(pool.flatMapSequential(upTo, List.of(3, 2)).doOnNext(got::add), 0);
+		// The second task waits in the queue: no chunk goes to a worker behind a streaming task.
+		var result = CompletableFuture.runAsync(() -> stream.thenRequest(Long.MAX_VALUE).expectNext(0, 1, 2, 0, 1).verifyComplete());
+		await().atMost(WAIT).until(() -> worker.chunks.size() == 1);
+		assertThat(worker.chunks.get(0).tasks()).hasSize(1);
+		assertThat(core.stats().queued()).isEqualTo(1);
+		worker.answer(0);
+		await().atMost(WAIT).until(() -> worker.chunks.size() == 2);
+		worker.answer(1);
+		assertThat(result).succeedsWithin(WAIT);
+		assertThat(got).containsExactly(0, 1, 2, 0, 1);
+	}
+
+	@Test
+	void aStreamForNoRunningTaskIsRefused() {
+		core(1, 1);
+		StepVerifier.create(runtime.router().requestChannel(prefix() + "streams/p-w1/42", Flux.just(new byte[] {1})))
+				.expectErrorSatisfies(error -> assertThat(error).hasMessageContaining("runs no streaming task 'p-w1/42'"))
+				.verify(WAIT);
 	}
 
 	@Test

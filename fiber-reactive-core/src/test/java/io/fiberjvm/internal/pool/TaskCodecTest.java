@@ -116,6 +116,6 @@ class TaskCodecTest {
 	}
 
 	private Mono<Object> complete(ShippedFunction shipped, TaskName name, Dispatcher.Outcome outcome) {
-		return Mono.create(sink -> pool.complete(new Task(1, shipped, null, name, 1, 0, sink), outcome));
+		return Mono.create(sink -> pool.complete(new Task(1, shipped, null, name, 1, 0, TaskSink.of(sink)), outcome));
 	}
 }
