@@ -30,6 +30,7 @@ import io.fiberjvm.internal.frames.DemandFrame;
 import io.fiberjvm.internal.frames.FrameHeaderCodec;
 import io.fiberjvm.internal.frames.FrameKind;
 import io.fiberjvm.internal.frames.ReadyFrame;
+import io.fiberjvm.internal.stream.SequenceOut;
 import io.fiberjvm.runtime.ParentSession;
 import io.fiberjvm.runtime.ProcessTarget;
 import io.fiberjvm.runtime.RuntimeContext;
@@ -75,7 +76,7 @@ final class ManagerHost implements ProcessTarget {
 		ParentSession[] session = new ParentSession[1];
 		Answers answers = new Answers(values, maxError, frame -> session[0].send(frame));
 		Duration timeout = runtime.config().get(ConfigKeys.START_TIMEOUT);
-		Map<Long, StreamOut> streams = new ConcurrentHashMap<>();
+		Map<Long, SequenceOut> streams = new ConcurrentHashMap<>();
 		session[0] = ParentSession.open(Objects.requireNonNull(runtime.connectionTo(parent).block(timeout), "a connection to the parent"), route,
 				"the manager", frame -> {
 					if (FrameHeaderCodec.kind(frame) == FrameKind.DEMAND) {
@@ -105,15 +106,15 @@ final class ManagerHost implements ProcessTarget {
 		finally {
 			// Calls served in the session's last second are not reported: the session they would go up is over.
 			reports.dispose();
-			streams.values().forEach(StreamOut::cancelOnObjectExecutor);
+			streams.values().forEach(SequenceOut::cancelOnExecutor);
 			threads.shutdownNow();
 		}
 	}
 
 	/** The stream of a call whose result is a sequence, registered before the call runs. */
-	private static StreamOut stream(long id, String method, Hosted hosted, ShippedValues values, Answers answers,
-			Map<Long, StreamOut> streams) {
-		StreamOut stream = new StreamOut(id, "an element of " + method, hosted.calls(), values, answers.up(), error -> {
+	private static SequenceOut stream(long id, String method, Hosted hosted, ShippedValues values, Answers answers,
+			Map<Long, SequenceOut> streams) {
+		SequenceOut stream = new SequenceOut(id, "an element of " + method, hosted.calls(), values, answers.up(), error -> {
 			streams.remove(id);
 			answers.send(id, error, null);
 		});
@@ -122,14 +123,14 @@ final class ManagerHost implements ProcessTarget {
 	}
 
 	/** More elements of a call's sequence wanted, or none: the caller cancelled. A stream already ended is gone. */
-	private static void demand(DemandFrame demand, Map<Long, StreamOut> streams) {
-		StreamOut stream = demand.count() < 0 ? streams.remove(demand.call()) : streams.get(demand.call());
+	private static void demand(DemandFrame demand, Map<Long, SequenceOut> streams) {
+		SequenceOut stream = demand.count() < 0 ? streams.remove(demand.call()) : streams.get(demand.call());
 		if (stream == null) {
 			return;
 		}
 		if (demand.count() < 0) {
 			// On the object's executor: what cancelling runs (a stream's close handler) is the object's code.
-			stream.cancelOnObjectExecutor();
+			stream.cancelOnExecutor();
 		}
 		else if (demand.count() > 0) {
 			stream.demand(demand.count());
@@ -138,7 +139,7 @@ final class ManagerHost implements ProcessTarget {
 
 	/** A call from the parent, on the connection's thread: creations and calls queue on their object's executor. */
 	private void call(CallFrame call, Map<Long, Hosted> objects, Map<String, Method> methods, ExecutorService threads,
-			ShippedValues values, Answers answers, Map<Long, StreamOut> streams) {
+			ShippedValues values, Answers answers, Map<Long, SequenceOut> streams) {
 		if (call.mode() == CallFrame.Mode.CREATE) {
 			SerialExecutor serial = new SerialExecutor(threads);
 			// Registered now, so calls that arrive before the constructor has run queue behind it.
@@ -162,7 +163,7 @@ final class ManagerHost implements ProcessTarget {
 			return;
 		}
 		// A sequence's stream is known before its call runs: demand for it may arrive first, and queues behind it.
-		StreamOut stream = call.mode() == CallFrame.Mode.CALL_MANY ? stream(call.id(), call.name(), hosted, values, answers, streams) : null;
+		SequenceOut stream = call.mode() == CallFrame.Mode.CALL_MANY ? stream(call.id(), call.name(), hosted, values, answers, streams) : null;
 		hosted.calls().execute(() -> {
 			// The object as its creation left it: this call ran after the creation, on the same executor.
 			Hosted now = objects.getOrDefault(call.object(), hosted);

@@ -73,8 +73,8 @@ public interface FiberPool extends AsyncCloseable, Disposable {
 	/**
 	 * {@code fn} over every item, each task's {@code Publisher} streamed back element by element; elements of
 	 * different items interleave as they arrive, as {@link Flux#flatMap} does. The caller's demand reaches
-	 * the worker as the stream's credits, so a worker makes no more elements than were asked for (a few dozen
-	 * ahead of the subscriber). A streaming task holds its worker, alone, until its stream ends or its caller
+	 * the worker, so a worker makes no more elements than were asked for (at most a few hundred ahead of the
+	 * subscriber), and they travel in batches. A streaming task holds its worker, alone, until its stream ends or its caller
 	 * cancels, which cancels the publisher on the worker. A task whose worker is lost before its stream
 	 * delivered an element is retried as any other; one lost after fails with a {@link WorkerLostException}
 	 * saying how many elements came, and is not run again, so no element arrives twice. A function or

@@ -151,11 +151,12 @@ final class Dispatcher {
 				}
 				task.runningOn = null;
 				inFlight--;
-				if (a.failed()) {
-					failed++;
-				}
-				else {
+				if (!a.failed()) {
 					completed++;
+				}
+				else if (!task.cancelled) {
+					// A cancelled streaming task is refused its stream; that is not its function failing.
+					failed++;
 				}
 				if (!task.cancelled) {
 					Outcome outcome = new Outcome(session.worker, a, null);

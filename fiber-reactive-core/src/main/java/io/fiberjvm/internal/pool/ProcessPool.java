@@ -14,6 +14,7 @@ import reactor.core.Exceptions;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.FluxSink;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Signal;
 import reactor.core.scheduler.Schedulers;
 import reactor.util.function.Tuple2;
 import reactor.util.retry.Retry;
@@ -141,9 +142,18 @@ final class ProcessPool implements FiberPool {
 	private <T, R> Flux<R> streaming(String what, FiberFunction<?, ?> fn, Publisher<? extends T> items, boolean sequential) {
 		Objects.requireNonNull(fn, "fn");
 		Objects.requireNonNull(items, "items");
-		return this.<Object>calling(what, () -> core.codec.shipStream(fn), shipped -> sequential
-				? input(items).flatMapSequential(item -> elements(shipped, item.getT2(), item.getT1(), what), WINDOW)
-				: input(items).flatMap(item -> elements(shipped, item.getT2(), item.getT1(), what), WINDOW))
+		return this.<Object>calling(what, () -> core.codec.shipStream(fn), shipped -> {
+			// Each item's end travels as a signal behind its elements: merged, an error would overtake the
+			// elements that came before it, and an item's completion is not the call's.
+			Function<Tuple2<Long, T>, Flux<Signal<Object>>> item = indexed -> elements(shipped, indexed.getT2(), indexed.getT1(), what)
+					.materialize().filter(signal -> !signal.isOnComplete());
+			Flux<Tuple2<Long, T>> input = input(items);
+			return (sequential
+					// Only as many streams as workers: a stream holds its worker while it waits for its turn, so
+					// a retried earlier item must find a worker that no later item holds.
+					? input.flatMapSequential(item, Math.max(1, core.size()))
+					: input.flatMap(item, WINDOW)).<Object>dematerialize();
+		})
 				.map(value -> (R) value)
 				.name("fiber.pool." + what).tag(POOL_TAG, core.name());
 	}
@@ -178,7 +188,9 @@ final class ProcessPool implements FiberPool {
 				}
 				return signal;
 			})))).onErrorMap(Exceptions::isRetryExhausted, error -> error.getCause() != null ? error.getCause() : error)
-					.doOnTerminate(() -> core.taskEnded(System.nanoTime() - submittedAt));
+					.doOnTerminate(() -> core.taskEnded(System.nanoTime() - submittedAt))
+					// Demand goes to the worker in batches, which its frames of elements follow.
+					.limitRate(StreamAttempt.PREFETCH);
 		});
 	}
 

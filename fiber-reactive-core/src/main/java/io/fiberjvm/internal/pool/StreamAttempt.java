@@ -1,14 +1,17 @@
 package io.fiberjvm.internal.pool;
 
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
-import org.reactivestreams.Subscription;
 import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.FluxSink;
 import reactor.core.publisher.SignalType;
 import reactor.core.publisher.Sinks;
+
+import io.fiberjvm.internal.frames.DemandFrame;
+import io.fiberjvm.internal.frames.ElementsFrame;
 
 import io.fiberjvm.pool.WorkerLostException;
 
@@ -16,20 +19,25 @@ import io.fiberjvm.pool.WorkerLostException;
  * One attempt at a streaming task, on the pool's side: the caller's sink, the worker's stream of elements
  * once it opens, and the task's answer, which comes after the stream has ended.
  *
- * <p>The worker opens a request-channel to the pool for the task and sends one element per payload; the
- * caller's demand goes to it as the channel's credits, so the worker makes no more than was asked for.
- * The pool ends its side of the channel once it has taken the whole stream, and only then does the worker
- * answer the task, so the answer always follows the elements. The attempt ends when both have come: with
- * the answer's error if it failed, else complete. A worker lost after some elements were delivered fails
- * the attempt saying how many; the caller's retry does not run it again, as that would repeat them.
+ * <p>The worker opens a request-channel to the pool for the task and sends elements up in {@code ELEMENTS}
+ * frames; the caller's demand goes down the same channel in {@code DEMAND} frames, so the worker makes no
+ * more than was asked for. The pool ends its side of the channel once it has taken the whole stream, and
+ * only then does the worker answer the task, so the answer always follows the elements. The attempt ends
+ * when both have come: with the answer's error if it failed, else complete. A worker lost after some
+ * elements were delivered fails the attempt saying how many; the caller's retry does not run it again, as
+ * that would repeat them.
  */
 final class StreamAttempt implements TaskSink {
+
+	/** Elements asked of a worker ahead of the caller, at most. */
+	static final int PREFETCH = 256;
 
 	private final TaskCodec codec;
 	private final FluxSink<Object> out;
 	/** Elements delivered by every attempt at this task, which only the first attempt to deliver any can add to. */
 	private final AtomicLong delivered;
 	private @Nullable String task;
+	private long id;
 	private @Nullable Inbound inbound;
 	/** Demand that came before the stream opened. */
 	private long demand;
@@ -47,6 +55,7 @@ final class StreamAttempt implements TaskSink {
 	/** Names the task in errors; called once, before the task is submitted. */
 	void named(Task attempt) {
 		this.task = attempt.toString();
+		this.id = attempt.id;
 	}
 
 	/**
@@ -60,21 +69,24 @@ final class StreamAttempt implements TaskSink {
 				return Flux.error(new IllegalStateException("task " + task + " takes no stream now (cancelled, ended, or already streaming)"));
 			}
 			inbound = in;
+			if (demand > 0) {
+				in.demand(demand);
+				demand = 0;
+			}
 		}
 		elements.subscribe(in);
-		return in.ended.asMono().flux().cast(byte[].class);
+		return in.down.asFlux();
 	}
 
 	private void request(long n) {
-		Inbound in;
 		synchronized (this) {
-			in = inbound;
-			if (in == null || !in.subscribed) {
+			if (inbound == null) {
 				demand = demand + n < 0 ? Long.MAX_VALUE : demand + n;
-				return;
+			}
+			else {
+				inbound.demand(n);
 			}
 		}
-		in.request(n);
 	}
 
 	/** The caller cancelled, or the attempt ended: the worker's stream stops. */
@@ -85,7 +97,7 @@ final class StreamAttempt implements TaskSink {
 			in = inbound;
 		}
 		if (in != null) {
-			in.dispose();
+			in.close();
 		}
 	}
 
@@ -123,7 +135,7 @@ final class StreamAttempt implements TaskSink {
 			in = inbound;
 		}
 		if (in != null) {
-			in.dispose();
+			in.close();
 		}
 		out.error(partial(error));
 	}
@@ -155,53 +167,66 @@ final class StreamAttempt implements TaskSink {
 		}
 	}
 
-	/** The worker's stream, taken at the caller's pace. */
+	/** The worker's stream, taken at the caller's pace: demand goes down, frames of elements come up. */
 	private final class Inbound extends BaseSubscriber<byte[]> {
 
 		private final String worker;
-		/** Completes the pool's side of the channel, which lets the worker answer. */
-		final Sinks.Empty<Void> ended = Sinks.empty();
-		/** Whether demand goes to the stream now; before, it is kept in {@code demand}. Under the attempt's lock. */
-		boolean subscribed;
+		/** The pool's side of the channel: demand, then its end, which lets the worker answer. */
+		final Sinks.Many<byte[]> down = Sinks.many().unicast().onBackpressureBuffer();
 
 		Inbound(String worker) {
 			this.worker = worker;
 		}
 
-		@Override
-		protected void hookOnSubscribe(Subscription subscription) {
-			long asked;
+		/** Under the attempt's lock, so frames down go one at a time. */
+		void demand(long n) {
+			down.tryEmitNext(new DemandFrame(id, n).encode());
+		}
+
+		/**
+		 * Stops taking the stream and ends the pool's side of the channel, which lets the worker answer: also
+		 * when the stream has not subscribed this yet, when disposing alone would end nothing.
+		 */
+		void close() {
+			dispose();
 			synchronized (StreamAttempt.this) {
-				subscribed = true;
-				asked = demand;
-				demand = 0;
-			}
-			if (asked > 0) {
-				subscription.request(asked);
+				down.tryEmitComplete();
 			}
 		}
 
 		@Override
-		protected void hookOnNext(byte[] element) {
-			synchronized (StreamAttempt.this) {
-				if (finished) {
+		protected void hookOnNext(byte[] frame) {
+			List<byte[]> batch;
+			try {
+				batch = ElementsFrame.decode(frame).elements();
+			}
+			catch (RuntimeException malformed) {
+				StreamAttempt.this.error(new WorkerLostException(String.valueOf(task), worker,
+						"it sent a malformed frame of elements (" + malformed.getMessage() + ")"));
+				return;
+			}
+			for (byte[] element : batch) {
+				Object value;
+				try {
+					value = codec.readElement(element, String.valueOf(task));
+				}
+				catch (RuntimeException | LinkageError e) {
+					StreamAttempt.this.error(e);
 					return;
 				}
+				if (value == null) {
+					StreamAttempt.this.error(new IllegalStateException("task " + task + " streamed a null element, which a Flux cannot carry"));
+					return;
+				}
+				// Counted and passed on together, so an error that ends the attempt counts exactly what went before it.
+				synchronized (StreamAttempt.this) {
+					if (finished) {
+						return;
+					}
+					delivered.incrementAndGet();
+					out.next(value);
+				}
 			}
-			Object value;
-			try {
-				value = codec.readElement(element, String.valueOf(task));
-			}
-			catch (RuntimeException | LinkageError e) {
-				StreamAttempt.this.error(e);
-				return;
-			}
-			if (value == null) {
-				StreamAttempt.this.error(new IllegalStateException("task " + task + " streamed a null element, which a Flux cannot carry"));
-				return;
-			}
-			delivered.incrementAndGet();
-			out.next(value);
 		}
 
 		@Override
@@ -216,7 +241,9 @@ final class StreamAttempt implements TaskSink {
 
 		@Override
 		protected void hookFinally(SignalType type) {
-			ended.tryEmitEmpty();
+			synchronized (StreamAttempt.this) {
+				down.tryEmitComplete();
+			}
 		}
 	}
 }

@@ -40,6 +40,11 @@ final class TaskCodec {
 		this.maxError = Math.max(512, Math.min(maxFrameSize - 4096, 64 * 1024));
 	}
 
+	/** The run's codec, which a streaming task's elements travel through. */
+	ShippedValues values() {
+		return values;
+	}
+
 	/** The most bytes of arguments one chunk carries, unless one argument alone is larger. */
 	int chunkBytes() {
 		return chunkBytes;
@@ -133,15 +138,6 @@ final class TaskCodec {
 	/** The answer carrying {@code result}; a result that cannot travel is the task's failure. */
 	Answer result(long id, @Nullable Object result) {
 		return new Answer(id, false, values.write(result, "the result"));
-	}
-
-	/** One streamed element's bytes; refused here as a result would be. */
-	byte[] element(Object element) {
-		byte[] bytes = values.write(element, "an element of the task's stream");
-		if (bytes == null) {
-			throw new IllegalStateException("an element was written as null");
-		}
-		return bytes;
 	}
 
 	/** The answer carrying {@code error}, cut to fit a frame. */

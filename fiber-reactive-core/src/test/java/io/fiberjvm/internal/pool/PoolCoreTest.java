@@ -107,13 +107,13 @@ class PoolCoreTest {
 	}
 
 	@Test
-	void aStreamingTaskGoesAloneAndItsElementsComeAtTheCallersPace() {
+	void aStreamingTaskGoesAloneAndNothingIsSentBehindIt() {
 		PoolCore core = core(1, 1);
 		FiberPool pool = new ProcessPool(core, true, DefaultPoolBuilder.DEFAULT_RETRY, 0);
 		FakeWorker worker = new FakeWorker("p-w1");
 		FiberFunction<Integer, Flux<Integer>> upTo = n -> Flux.range(0, n);
 		List<Integer> got = new CopyOnWriteArrayList<>();
-		StepVerifier.Step<Integer> stream = StepVerifier.create(pool.flatMapSequential(upTo, List.of(3, 2)).doOnNext(got::add), 0);
+		StepVerifier.Step<Integer> stream = StepVerifier.create(pool.flatMap(upTo, List.of(3, 2)).doOnNext(got::add), 0);
 		// The second task waits in the queue: no chunk goes to a worker behind a streaming task.
 		var result = CompletableFuture.runAsync(() -> stream.thenRequest(Long.MAX_VALUE).expectNext(0, 1, 2, 0, 1).verifyComplete());
 		await().atMost(WAIT).until(() -> worker.chunks.size() == 1);

@@ -1,4 +1,4 @@
-package io.fiberjvm.manager;
+package io.fiberjvm.internal.stream;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -13,23 +13,24 @@ import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.internal.frames.ElementsFrame;
 
 /**
- * A call's sequence on its way up from the manager, as fast as the caller asks: each demand is passed on from
- * the object's own executor, so a lazy sequence (an iterator, a stream) is read between the object's other
- * calls, never beside them; so is cancelling. Elements go up in batches of what one demand made, at most
+ * A sequence on its way to the process that asked for it (a manager call's {@code Flux}, a pool task's
+ * {@code Publisher}), as fast as that process asks: each demand is passed on from the given executor (a
+ * manager's object's own, so a lazy sequence, an iterator or a stream, is read between the object's other
+ * calls, never beside them); so is cancelling. Elements go up in batches of what one demand made, at most
  * {@link #BATCH} elements or {@link #BATCH_BYTES} bytes a frame (a larger element alone), in the order they were
  * made, and the end goes up after the last of them.
  */
-final class StreamOut extends BaseSubscriber<Object> {
+public final class SequenceOut extends BaseSubscriber<Object> {
 
 	/** Elements a frame carries at most. */
-	static final int BATCH = 512;
+	public static final int BATCH = 512;
 
 	/** Bytes of elements a frame carries at most, unless one element alone is larger. */
-	static final int BATCH_BYTES = 4 << 20;
+	public static final int BATCH_BYTES = 4 << 20;
 
 	private final long call;
 	private final String what;
-	private final Executor objectCalls;
+	private final Executor executor;
 	private final ShippedValues values;
 	private final Consumer<byte[]> up;
 	/** Sends the call's end: its error, or null when the sequence completed. */
@@ -43,11 +44,18 @@ final class StreamOut extends BaseSubscriber<Object> {
 	/** Held while a batch, or the end, is taken and sent: what goes up keeps the order it was made in. */
 	private final Object sending = new Object();
 
-	StreamOut(long call, String what, Executor objectCalls, ShippedValues values, Consumer<byte[]> up,
+	/**
+	 * @param call the id its {@code ELEMENTS} frames carry
+	 * @param what how errors name an element
+	 * @param executor where demand and cancelling run, one at a time
+	 * @param up sends a frame of elements
+	 * @param end sends the end, after the last frame: the error, or null when the sequence completed
+	 */
+	public SequenceOut(long call, String what, Executor executor, ShippedValues values, Consumer<byte[]> up,
 			Consumer<@Nullable Throwable> end) {
 		this.call = call;
 		this.what = what;
-		this.objectCalls = objectCalls;
+		this.executor = executor;
 		this.values = values;
 		this.up = up;
 		this.end = end;
@@ -67,14 +75,14 @@ final class StreamOut extends BaseSubscriber<Object> {
 		}
 	}
 
-	/** Cancels, on the object's executor. */
-	void cancelOnObjectExecutor() {
-		objectCalls.execute(this::cancel);
+	/** Cancels, on the executor. */
+	public void cancelOnExecutor() {
+		executor.execute(this::cancel);
 	}
 
-	/** The caller wants {@code n} more elements: asked for on the object's executor. */
-	void demand(long n) {
-		objectCalls.execute(() -> {
+	/** The receiving side wants {@code n} more elements: asked for on the executor. */
+	public void demand(long n) {
+		executor.execute(() -> {
 			synchronized (this) {
 				if (!subscribed) {
 					early += n;
