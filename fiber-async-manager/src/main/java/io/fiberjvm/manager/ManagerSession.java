@@ -273,7 +273,7 @@ final class ManagerSession implements AsyncManager {
 			return;
 		}
 		try {
-			Object value = values.read(answer.bytes(), "the result of " + call.what());
+			Object value = values.read(answer.value(), "the result of " + call.what());
 			if (value == null) {
 				call.result().tryEmitEmpty();
 			}

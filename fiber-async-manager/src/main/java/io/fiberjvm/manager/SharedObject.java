@@ -78,7 +78,7 @@ abstract class SharedObject implements Serializable {
 							return Mono.error(new CodecException("the answer to " + operation + " on " + description
 									+ " arrived as an error frame; errors travel as remote exceptions"));
 						}
-						return Mono.justOrEmpty(values.read(answer.bytes(), "the result of " + operation + " on " + description));
+						return Mono.justOrEmpty(values.read(answer.value(), "the result of " + operation + " on " + description));
 					});
 		});
 	}

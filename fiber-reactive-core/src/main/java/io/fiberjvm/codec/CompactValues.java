@@ -115,10 +115,10 @@ final class CompactValues {
 	}
 
 	/** Reads what {@link #write} wrote; fails naming the tag or the length that is wrong. */
-	static Object read(byte[] bytes) {
-		ByteBuffer in = ByteBuffer.wrap(bytes, 1, bytes.length - 1).slice();
+	static Object read(byte[] bytes, int offset, int length) {
+		ByteBuffer in = ByteBuffer.wrap(bytes, offset + 1, length - 1).slice();
 		int n = in.remaining();
-		return switch (bytes[0]) {
+		return switch (bytes[offset]) {
 			case INT -> {
 				exactly(n, 4, "an int");
 				yield in.getInt();
@@ -135,8 +135,8 @@ final class CompactValues {
 				exactly(n, 1, "a boolean");
 				yield in.get() != 0;
 			}
-			case STRING -> new String(bytes, 1, n, StandardCharsets.UTF_8);
-			case BYTES -> java.util.Arrays.copyOfRange(bytes, 1, bytes.length);
+			case STRING -> new String(bytes, offset + 1, n, StandardCharsets.UTF_8);
+			case BYTES -> java.util.Arrays.copyOfRange(bytes, offset + 1, offset + length);
 			case DOUBLES -> {
 				double[] out = new double[multiple(n, 8, "doubles")];
 				in.asDoubleBuffer().get(out);
@@ -157,7 +157,7 @@ final class CompactValues {
 				in.asLongBuffer().get(out);
 				yield out;
 			}
-			default -> throw new IllegalArgumentException("unknown value tag " + bytes[0]);
+			default -> throw new IllegalArgumentException("unknown value tag " + bytes[offset]);
 		};
 	}
 

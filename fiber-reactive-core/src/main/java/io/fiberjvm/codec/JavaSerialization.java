@@ -177,19 +177,19 @@ final class JavaSerialization {
 
 	/** Reads what {@link #write} wrote, refusing classes outside the allow-list. */
 	<T> T read(byte[] bytes, Class<T> expected) {
-		return read(bytes, 0, expected, null);
+		return read(bytes, 0, bytes.length, expected, null);
 	}
 
 	/**
 	 * Reads what {@link #write} wrote, refusing classes outside the allow-list, with every object read replaced
 	 * by what {@code resolver} makes of it: how a handle read here becomes one of the reading runtime.
 	 */
-	<T> T read(byte[] bytes, int offset, Class<T> expected, @Nullable UnaryOperator<Object> resolver) {
+	<T> T read(byte[] bytes, int offset, int length, Class<T> expected, @Nullable UnaryOperator<Object> resolver) {
 		Objects.requireNonNull(bytes, "bytes");
 		Objects.requireNonNull(expected, "expected");
 		@Nullable String[] refused = new String[1];
 		Object value;
-		try (ObjectInputStream in = new ResolvingInput(new ByteArrayInputStream(bytes, offset, bytes.length - offset), resolver)) {
+		try (ObjectInputStream in = new ResolvingInput(new ByteArrayInputStream(bytes, offset, length), resolver)) {
 			// The JDK's rejection does not say which class it was; remember it for the message.
 			in.setObjectInputFilter(info -> {
 				ObjectInputFilter.Status status = filter.checkInput(info);

@@ -1,6 +1,7 @@
 package io.fiberjvm.codec;
 
 import java.io.Serializable;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -141,22 +142,39 @@ public final class ShippedValues implements Codec {
 
 	/** Reads what {@link #write} wrote. */
 	public @Nullable Object read(byte @Nullable [] bytes, Object what) {
+		return bytes == null ? null : read(bytes, 0, bytes.length, what);
+	}
+
+	/**
+	 * Reads what {@link #write} wrote from the remaining bytes of {@code bytes}, in place (a slice of the frame
+	 * it arrived in, say), without moving its position.
+	 */
+	public @Nullable Object read(@Nullable ByteBuffer bytes, Object what) {
 		if (bytes == null) {
 			return null;
 		}
-		if (bytes.length == 0) {
+		if (bytes.hasArray()) {
+			return read(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining(), what);
+		}
+		byte[] copy = new byte[bytes.remaining()];
+		bytes.duplicate().get(copy);
+		return read(copy, 0, copy.length, what);
+	}
+
+	private @Nullable Object read(byte[] bytes, int offset, int length, Object what) {
+		if (length == 0) {
 			throw new CodecException(what + " cannot be read: it is empty");
 		}
-		if (bytes[0] != CompactValues.SERIALIZED) {
+		if (bytes[offset] != CompactValues.SERIALIZED) {
 			try {
-				return CompactValues.read(bytes);
+				return CompactValues.read(bytes, offset, length);
 			}
 			catch (RuntimeException e) {
 				throw new CodecException(what + " cannot be read: " + e.getMessage(), e);
 			}
 		}
 		try {
-			return values.read(bytes, 1, Object.class, resolver);
+			return values.read(bytes, offset + 1, length - 1, Object.class, resolver);
 		}
 		catch (CodecException e) {
 			throw new CodecException(what + " cannot be read: " + e.getMessage(), e);
@@ -200,7 +218,7 @@ public final class ShippedValues implements Codec {
 	/** Reads a shipped function, initializer or target as {@code type}, admitting the packages its sender named. */
 	public <T> T readFunction(byte[] bytes, List<String> senderAllow, Class<T> type, String what) {
 		try {
-			return serialization(senderAllow).read(bytes, 0, type, resolver);
+			return serialization(senderAllow).read(bytes, 0, bytes.length, type, resolver);
 		}
 		catch (CodecException e) {
 			throw new CodecException(what + " cannot be read: " + e.getMessage(), e);

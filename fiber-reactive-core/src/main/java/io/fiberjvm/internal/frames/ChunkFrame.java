@@ -1,5 +1,6 @@
 package io.fiberjvm.internal.frames;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,12 +19,17 @@ import org.jspecify.annotations.Nullable;
 public record ChunkFrame(long functionId, byte @Nullable [] function, List<String> allow, List<Task> tasks) {
 
 	/**
-	 * One task of a chunk.
+	 * One task of a chunk. A task read from a frame holds a view of the frame's bytes, not a copy.
 	 *
 	 * @param id the task attempt's id, which its answer carries
 	 * @param arg the argument's bytes, null for a null argument
 	 */
-	public record Task(long id, byte @Nullable [] arg) {
+	public record Task(long id, @Nullable ByteBuffer arg) {
+
+		/** A task whose argument is {@code arg}'s bytes. */
+		public static Task of(long id, byte @Nullable [] arg) {
+			return new Task(id, arg == null ? null : ByteBuffer.wrap(arg));
+		}
 	}
 
 	public byte[] encode() {
@@ -52,7 +58,7 @@ public record ChunkFrame(long functionId, byte @Nullable [] function, List<Strin
 		int n = in.count("tasks", 12);
 		List<Task> tasks = new ArrayList<>(n);
 		for (int i = 0; i < n; i++) {
-			tasks.add(new Task(in.readLong(), in.readBytes()));
+			tasks.add(new Task(in.readLong(), in.readSlice()));
 		}
 		in.end();
 		return new ChunkFrame(functionId, function, allow, tasks);

@@ -87,6 +87,20 @@ final class FrameReader {
 		return value;
 	}
 
+	/** A length-prefixed byte string as a view of the frame, not a copy; null for length -1. */
+	@Nullable ByteBuffer readSlice() {
+		int length = readInt();
+		if (length == -1) {
+			return null;
+		}
+		if (length < 0 || length > in.remaining()) {
+			throw malformed("a length of " + length + " with " + in.remaining() + " bytes left");
+		}
+		ByteBuffer slice = in.slice().limit(length);
+		in.position(in.position() + length);
+		return slice;
+	}
+
 	/** A length-prefixed UTF-8 text; null for length -1. */
 	@Nullable String readText() {
 		byte[] bytes = readBytes();

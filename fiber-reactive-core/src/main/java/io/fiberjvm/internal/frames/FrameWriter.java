@@ -73,6 +73,22 @@ final class FrameWriter {
 		return this;
 	}
 
+	/** The bytes a length-prefixed byte string of {@code bytes}' remaining bytes takes. */
+	static int sizeOf(@Nullable ByteBuffer bytes) {
+		return 4 + (bytes == null ? 0 : bytes.remaining());
+	}
+
+	/** The remaining bytes of {@code bytes}, length-prefixed, without moving its position; null as length -1. */
+	FrameWriter putBytes(@Nullable ByteBuffer bytes) {
+		if (bytes == null) {
+			out.putInt(-1);
+		}
+		else {
+			out.putInt(bytes.remaining()).put(bytes.duplicate());
+		}
+		return this;
+	}
+
 	/** Bytes without a length, to the end of the frame. */
 	FrameWriter putRaw(byte[] bytes, int offset, int length) {
 		out.put(bytes, offset, length);

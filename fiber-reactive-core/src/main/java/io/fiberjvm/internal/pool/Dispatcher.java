@@ -374,7 +374,7 @@ final class Dispatcher {
 			inFlight++;
 			bytes += task.size();
 			session.pending.put(task.id, task);
-			tasks.add(new ChunkFrame.Task(task.id, task.arg));
+			tasks.add(ChunkFrame.Task.of(task.id, task.arg));
 		}
 		if (!known) {
 			session.functions.put(function.id, Boolean.TRUE);

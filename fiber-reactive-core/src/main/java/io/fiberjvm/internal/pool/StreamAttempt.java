@@ -12,7 +12,6 @@ import reactor.core.publisher.Sinks;
 
 import io.fiberjvm.internal.frames.DemandFrame;
 import io.fiberjvm.internal.frames.ElementsFrame;
-
 import io.fiberjvm.pool.WorkerLostException;
 
 /**

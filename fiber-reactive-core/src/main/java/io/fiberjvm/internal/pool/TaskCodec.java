@@ -1,6 +1,7 @@
 package io.fiberjvm.internal.pool;
 
 import java.io.Serializable;
+import java.nio.ByteBuffer;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -110,7 +111,7 @@ final class TaskCodec {
 				task.sink.error(new TaskFailedException(task.toString(), outcome.worker(), RemoteException.decode(answer.error())));
 				return;
 			}
-			task.sink.success(values.read(answer.bytes(), "the result of " + task));
+			task.sink.success(values.read(answer.value(), "the result of " + task));
 		}
 		catch (RuntimeException | LinkageError e) {
 			// A result that cannot be read, or whose class cannot initialize here, fails its own caller only.
@@ -131,13 +132,13 @@ final class TaskCodec {
 		return values.readFunction(bytes, allow, Function.class, "the pool's function");
 	}
 
-	@Nullable Object readArgument(byte @Nullable [] bytes) {
+	@Nullable Object readArgument(@Nullable ByteBuffer bytes) {
 		return values.read(bytes, "the argument");
 	}
 
 	/** The answer carrying {@code result}; a result that cannot travel is the task's failure. */
 	Answer result(long id, @Nullable Object result) {
-		return new Answer(id, false, values.write(result, "the result"));
+		return Answer.of(id, values.write(result, "the result"));
 	}
 
 	/** The answer carrying {@code error}, cut to fit a frame. */

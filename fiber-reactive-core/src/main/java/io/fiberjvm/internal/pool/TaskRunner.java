@@ -49,7 +49,7 @@ final class TaskRunner {
 			else {
 				answer = codec.failure(task.id(), (Throwable) function);
 			}
-			int size = answer.bytes() == null ? 16 : answer.bytes().length + 16;
+			int size = answer.valueBytes() + 16;
 			if (!answers.isEmpty() && bytes + size > frameBudget) {
 				send.accept(new ResultsFrame(false, 0, answers).encode());
 				answers = new ArrayList<>();

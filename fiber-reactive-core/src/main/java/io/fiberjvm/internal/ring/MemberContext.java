@@ -206,7 +206,7 @@ final class MemberContext implements RingContext {
 
 	/** A value as an answer frame: the shape every value travels in. */
 	private byte[] encodeValue(Object value, String what) {
-		return AnswerFrame.encode(new Answer(0, false, runtime.values().write(value, what)));
+		return AnswerFrame.encode(Answer.of(0, runtime.values().write(value, what)));
 	}
 
 	@SuppressWarnings("unchecked")
@@ -217,7 +217,7 @@ final class MemberContext implements RingContext {
 		if (value.failed()) {
 			throw new CodecException(what + " arrived as an error, not a value");
 		}
-		return (T) runtime.values().read(value.bytes(), what);
+		return (T) runtime.values().read(value.value(), what);
 	}
 
 	/**

@@ -6,6 +6,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.transport.Endpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,31 +32,50 @@ class FramesTest {
 	}
 
 	@Test
+	void valuesReadFromAFrameAreViewsOfItsBytesNotCopies() {
+		ShippedValues values = new ShippedValues(List.of());
+		double[] weights = {1.5, -2.5, 3.5};
+		byte[] frame = new ResultsFrame(true, 1, List.of(Answer.of(1, values.write(weights, "weights")), Answer.of(2, null),
+				Answer.of(3, values.write(new byte[] {7, 8}, "bytes")), Answer.of(4, values.write(new java.util.ArrayList<>(List.of(1, 2)), "a list"))))
+				.encode();
+		List<Answer> answers = ResultsFrame.decode(frame).answers();
+		assertThat((byte[]) values.read(answers.get(2).value(), "bytes")).containsExactly(7, 8);
+		assertThat(values.read(answers.get(3).value(), "a list")).isEqualTo(List.of(1, 2));
+		Answer answer = ResultsFrame.decode(frame).answers().get(0);
+		assertThat(answer.value().array()).as("the answer's bytes are the frame's").isSameAs(frame);
+		assertThat((double[]) values.read(answer.value(), "weights")).containsExactly(weights);
+		assertThat(answer.value().position()).as("reading leaves the view as it was").isZero();
+		assertThat(values.read(ResultsFrame.decode(frame).answers().get(1).value(), "nothing")).isNull();
+		ChunkFrame chunk = ChunkFrame.decode(new ChunkFrame(1, null, List.of(), List.of(ChunkFrame.Task.of(3, values.write("θ", "text")))).encode());
+		assertThat(values.read(chunk.tasks().get(0).arg(), "text")).isEqualTo("θ");
+	}
+
+	@Test
 	void chunksAndResultsRoundTrip() {
 		ChunkFrame chunk = new ChunkFrame(7, new byte[] {1, 2}, List.of("com.acme.*"),
-				List.of(new ChunkFrame.Task(1, new byte[] {9}), new ChunkFrame.Task(2, null)));
+				List.of(ChunkFrame.Task.of(1, new byte[] {9}), ChunkFrame.Task.of(2, null)));
 		ChunkFrame back = ChunkFrame.decode(chunk.encode());
 		assertThat(back.functionId()).isEqualTo(7);
 		assertThat(back.function()).containsExactly(1, 2);
 		assertThat(back.allow()).containsExactly("com.acme.*");
 		assertThat(back.tasks()).hasSize(2);
-		assertThat(back.tasks().get(0).arg()).containsExactly(9);
+		assertThat(back.tasks().get(0).arg()).isEqualTo(java.nio.ByteBuffer.wrap(new byte[] {9}));
 		assertThat(back.tasks().get(1).arg()).isNull();
 		assertThat(ChunkFrame.decode(new ChunkFrame(8, null, List.of(), List.of()).encode()).function()).isNull();
 
 		ResultsFrame results = new ResultsFrame(true, 1234, List.of(
-				new Answer(1, false, new byte[] {5}), new Answer(2, true, new byte[] {6})));
+				Answer.of(1, new byte[] {5}), new Answer(2, true, java.nio.ByteBuffer.wrap(new byte[] {6}))));
 		ResultsFrame read = ResultsFrame.decode(results.encode());
 		assertThat(read.lastOfChunk()).isTrue();
 		assertThat(read.elapsedNanos()).isEqualTo(1234);
-		assertThat(read.answers().get(0).bytes()).containsExactly(5);
+		assertThat(read.answers().get(0).value()).isEqualTo(java.nio.ByteBuffer.wrap(new byte[] {5}));
 		assertThat(read.answers().get(1).failed()).isTrue();
 		assertThat(ResultsFrame.decode(new ResultsFrame(false, 0, List.of()).encode()).lastOfChunk()).isFalse();
 	}
 
 	@Test
 	void malformedFramesAreRefusedWithWhatWasWrong() {
-		byte[] good = new ResultsFrame(true, 1, List.of(new Answer(1, false, new byte[10]))).encode();
+		byte[] good = new ResultsFrame(true, 1, List.of(Answer.of(1, new byte[10]))).encode();
 		assertThatThrownBy(() -> ResultsFrame.decode(Arrays.copyOf(good, good.length - 3)))
 				.isInstanceOf(CodecException.class).hasMessageContaining("malformed result frame");
 		byte[] longer = Arrays.copyOf(good, good.length + 1);
@@ -65,7 +85,7 @@ class FramesTest {
 		byte[] hugeCount = new ResultsFrame(true, 1, List.of()).encode();
 		hugeCount[hugeCount.length - 1] = 0x7f;
 		assertThatThrownBy(() -> ResultsFrame.decode(hugeCount)).isInstanceOf(CodecException.class).hasMessageContaining("count");
-		byte[] flag = new ResultsFrame(true, 1, List.of(new Answer(1, false, null))).encode();
+		byte[] flag = new ResultsFrame(true, 1, List.of(Answer.of(1, null))).encode();
 		flag[2 + 8 + 4 + 8] = 7;
 		assertThatThrownBy(() -> ResultsFrame.decode(flag)).isInstanceOf(CodecException.class).hasMessageContaining("an answer flag of 7");
 	}
@@ -120,7 +140,7 @@ class FramesTest {
 		assertThat(back.parameterTypes()).containsExactly("int");
 		assertThat(back.args().get(0)).containsExactly(1);
 		assertThat(back.args().get(1)).isNull();
-		Answer answer = AnswerFrame.decode(AnswerFrame.encode(new Answer(7, true, new byte[] {2})));
+		Answer answer = AnswerFrame.decode(AnswerFrame.encode(new Answer(7, true, java.nio.ByteBuffer.wrap(new byte[] {2}))));
 		assertThat(answer.failed()).isTrue();
 		assertThat(Answer.failure(3, "boom").error()).isEqualTo("boom");
 		assertThat(ReadyFrame.decode(ReadyFrame.encode("10.0.0.1:4000"))).isEqualTo("10.0.0.1:4000");

@@ -34,7 +34,7 @@ class TaskCodecTest {
 		TaskName name = new TaskName("map", 3, shipped);
 		byte[] argument = pool.argument(7, name);
 
-		Object result = worker.readFunction(shipped.bytes, List.of(shipped.allow)).apply(worker.readArgument(argument));
+		Object result = worker.readFunction(shipped.bytes, List.of(shipped.allow)).apply(worker.readArgument(java.nio.ByteBuffer.wrap(argument)));
 		Answer answer = worker.result(11, result);
 		assertThat(answer.id()).isEqualTo(11);
 		StepVerifier.create(complete(shipped, name, new Dispatcher.Outcome("w1", answer, null))).expectNext(49).verifyComplete();
@@ -80,7 +80,7 @@ class TaskCodecTest {
 		assertThatThrownBy(() -> small.result(1, new java.util.ArrayList<>(java.util.Collections.nCopies(2000, "word"))))
 				.as("a serialized value is stopped as it outgrows the limit").isInstanceOf(CodecException.class)
 				.hasMessageContaining("max-value-size");
-		assertThat(worker.failure(1, new RuntimeException("x".repeat(FRAME))).bytes().length).isLessThan(FRAME);
+		assertThat(worker.failure(1, new RuntimeException("x".repeat(FRAME))).valueBytes()).isLessThan(FRAME);
 	}
 
 	@Test
@@ -88,7 +88,7 @@ class TaskCodecTest {
 		FiberFunction<Integer, Integer> fn = x -> x;
 		ShippedFunction shipped = pool.ship(fn, fn.getClass());
 		TaskName name = new TaskName("map", 2, shipped);
-		Answer unreadable = new Answer(5, false, new byte[] {1, 0, 0});
+		Answer unreadable = Answer.of(5, new byte[] {1, 0, 0});
 		StepVerifier.create(complete(shipped, name, new Dispatcher.Outcome("w1", unreadable, null)))
 				.expectErrorSatisfies(e -> assertThat(e).isInstanceOf(CodecException.class)
 						.hasMessageContaining("the result of element 2 of map(").hasMessageContaining("int takes 4 bytes"))
