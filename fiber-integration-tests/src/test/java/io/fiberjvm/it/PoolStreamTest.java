@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.FluxSink;
 import reactor.test.StepVerifier;
 import reactor.util.retry.Retry;
 
@@ -56,6 +57,24 @@ class PoolStreamTest extends FiberPerTest {
 
 		static long count(Object ignored) {
 			return COUNT.get();
+		}
+
+		/** Elements of 20 ms of work each, counted as they are made. */
+		static Flux<Integer> slow(Object ignored) {
+			return Flux.range(0, 1000).doOnNext(i -> {
+				SimulatedWork.pause(20);
+				COUNT.incrementAndGet();
+			});
+		}
+
+		/** A publisher that loops inside its subscribe until cancelled, counting its rounds, and drops what nobody asked for. */
+		static Flux<Long> looping(Object ignored) {
+			return Flux.<Long>create(sink -> {
+				while (!sink.isCancelled()) {
+					sink.next(COUNT.incrementAndGet());
+				}
+				CANCELLED.incrementAndGet();
+			}, FluxSink.OverflowStrategy.DROP);
 		}
 
 		static long cancelled(Object ignored) {
@@ -111,6 +130,31 @@ class PoolStreamTest extends FiberPerTest {
 		// The cancel reached the publisher on the worker, and the worker answered the task.
 		await().atMost(LONG).until(() -> pool.apply(Made::cancelled, 0).block(LONG) == 1);
 		await().atMost(LONG).until(() -> pool.stats().inFlight() == 0);
+	}
+
+	@Test
+	void aSlowStreamsFirstElementComesWithoutWaitingForItsBatch() {
+		FiberPool pool = fiber.pool(2).name("slow").workersPerProcess(2).open();
+		FiberFunction<Integer, Publisher<Integer>> slow = Made::slow;
+		StepVerifier.create(pool.flatMap(slow, List.of(0)).take(1)).expectNext(0).expectComplete().verify(LONG);
+		await().atMost(LONG).until(() -> pool.stats().inFlight() == 0);
+		// A batch of what one demand asked for (256) would have been made whole before the first went up.
+		assertThat(pool.apply(Made::count, 0).block(LONG)).as("elements made for the one taken").isLessThan(50);
+	}
+
+	@Test
+	void aPublisherThatHoldsItsThreadStillHearsTheCancelAndTheWorkerGoesOn() {
+		FiberPool pool = fiber.pool(2).name("looping").workersPerProcess(2).open();
+		FiberFunction<Integer, Publisher<Long>> looping = Made::looping;
+		StepVerifier.create(pool.flatMap(looping, List.of(0)))
+				.expectSubscription()
+				.then(() -> await().atMost(LONG).until(() -> pool.apply(Made::count, 0).block(LONG) > 1000))
+				.thenCancel()
+				.verify(LONG);
+		await().atMost(LONG).until(() -> pool.apply(Made::cancelled, 0).block(LONG) == 1);
+		await().atMost(LONG).until(() -> pool.stats().inFlight() == 0);
+		FiberFunction<Integer, Publisher<Integer>> upTo = n -> Flux.range(0, n);
+		StepVerifier.create(pool.flatMap(upTo, List.of(3, 3))).expectNextCount(6).expectComplete().verify(LONG);
 	}
 
 	@Test

@@ -87,8 +87,11 @@ public interface FiberPool extends AsyncCloseable, Disposable {
 
 	/**
 	 * As {@link #flatMap(FiberFunction, Publisher)}, with each item's elements together and the items in input
-	 * order, as {@link Flux#flatMapSequential} does: streams of later items run meanwhile and wait, a few dozen
-	 * elements each, until their turn.
+	 * order, as {@link Flux#flatMapSequential} does: as many items stream at once as the pool has workers when
+	 * the call starts, and those after the first wait, a few hundred elements each, until their turn. A pool
+	 * resized down meanwhile, or whose workers other calls' streams hold, can leave an earlier item's retry
+	 * waiting for a worker that a later item of the same call holds until that item's turn: give such a call
+	 * a pool of its own.
 	 */
 	<T, R> Flux<R> flatMapSequential(FiberFunction<? super T, ? extends Publisher<? extends R>> fn, Publisher<? extends T> items);
 

@@ -154,7 +154,7 @@ final class Dispatcher {
 				if (!a.failed()) {
 					completed++;
 				}
-				else if (!task.cancelled) {
+				else if (task.stream == null || !task.cancelled) {
 					// A cancelled streaming task is refused its stream; that is not its function failing.
 					failed++;
 				}

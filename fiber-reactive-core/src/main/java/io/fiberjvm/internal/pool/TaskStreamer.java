@@ -1,8 +1,8 @@
 package io.fiberjvm.internal.pool;
 
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
@@ -12,7 +12,6 @@ import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Sinks;
 
-import io.fiberjvm.FiberException;
 import io.fiberjvm.internal.frames.Answer;
 import io.fiberjvm.internal.frames.ChunkFrame;
 import io.fiberjvm.internal.frames.DemandFrame;
@@ -39,8 +38,10 @@ final class TaskStreamer {
 
 	/**
 	 * Streams one task's elements and returns its answer, once the pool has taken the whole stream or
-	 * cancelled it. The publisher is subscribed, asked and cancelled on the calling thread (the worker's, idle
-	 * meanwhile), one call at a time, never on the connection's.
+	 * cancelled it. The publisher is subscribed and asked on a thread of the stream's own, one call at a
+	 * time, never on the connection's; it is cancelled from wherever the cancel comes, so a publisher that
+	 * holds its thread still sees it. The worker answers when the pool ends the stream, whatever the
+	 * publisher does then.
 	 */
 	Answer stream(StreamingFunction fn, ChunkFrame.Task task) {
 		Publisher<?> elements;
@@ -56,85 +57,59 @@ final class TaskStreamer {
 		AtomicReference<@Nullable Throwable> failure = new AtomicReference<>();
 		Sinks.Many<byte[]> up = Sinks.many().unicast().onBackpressureBuffer();
 		// Frames up go one at a time, whichever thread the publisher emits on.
-		Runnable end = () -> {
+		Consumer<@Nullable Throwable> end = error -> {
+			if (error != null) {
+				failure.compareAndSet(null, error);
+			}
 			synchronized (up) {
 				up.tryEmitComplete();
 			}
 		};
-		OwnThread thread = new OwnThread(error -> {
-			failure.compareAndSet(null, error);
-			end.run();
+		ExecutorService thread = Executors.newSingleThreadExecutor(command -> {
+			Thread own = new Thread(command, "fiber-stream-" + task.id());
+			own.setDaemon(true);
+			return own;
 		});
-		SequenceOut out = new SequenceOut(task.id(), "an element of the task's stream", thread, codec.values(), frame -> {
+		// Subscribing and asking run one at a time on the stream's thread; a command that throws ends the stream.
+		Executor serially = command -> thread.execute(() -> {
+			try {
+				command.run();
+			}
+			catch (RuntimeException | LinkageError | StackOverflowError e) {
+				end.accept(e);
+			}
+		});
+		SequenceOut out = new SequenceOut(task.id(), "an element of the task's stream", serially, codec.values(), frame -> {
 			synchronized (up) {
 				up.tryEmitNext(frame);
 			}
-		}, error -> {
-			failure.compareAndSet(null, error);
-			end.run();
-		});
-		thread.execute(() -> Flux.from(elements).subscribe(out));
-		Flux.from(pool.apply(routes + task.id(), up.asFlux().doOnCancel(out::cancelOnExecutor)))
-				.doOnNext(frame -> {
-					long count = DemandFrame.decode(frame).count();
-					if (count > 0) {
-						out.demand(count);
-					}
-					else {
-						out.cancelOnExecutor();
-					}
-				})
-				.subscribe(frame -> { }, broken -> {
-					// The pool refused the stream (its caller cancelled first) or the connection failed.
-					failure.compareAndSet(null, broken);
-					thread.end();
-				}, thread::end);
-		thread.runUntilEnded();
-		// Whatever is left of the publisher stops.
-		out.cancel();
+		}, end);
+		serially.execute(() -> Flux.from(elements).subscribe(out));
+		try {
+			// Cancelling is thread-safe and goes straight to the publisher, even one that holds its thread.
+			Flux.from(pool.apply(routes + task.id(), up.asFlux().doOnCancel(out::cancel)))
+					.doOnNext(frame -> {
+						long count = DemandFrame.decode(frame).count();
+						if (count > 0) {
+							out.demand(count);
+						}
+						else {
+							out.cancel();
+						}
+					})
+					.then()
+					.block();
+		}
+		catch (RuntimeException broken) {
+			// The pool refused the stream (its caller cancelled first), the connection failed, or this thread was interrupted.
+			failure.compareAndSet(null, broken);
+		}
+		finally {
+			// Whatever is left of the publisher stops; its thread ends once it returns.
+			out.cancel();
+			thread.shutdown();
+		}
 		Throwable error = failure.get();
 		return error == null ? codec.result(task.id(), null) : codec.failure(task.id(), error);
-	}
-
-	/** The worker's thread lent to its stream: commands queue here and run on it until the stream's channel ends. */
-	private static final class OwnThread implements Executor {
-
-		private static final Runnable END = () -> { };
-
-		private final BlockingQueue<Runnable> commands = new LinkedBlockingQueue<>();
-		/** Told when a command throws: the stream ends with that error. */
-		private final Consumer<Throwable> failed;
-
-		OwnThread(Consumer<Throwable> failed) {
-			this.failed = failed;
-		}
-
-		@Override
-		public void execute(Runnable command) {
-			commands.add(command);
-		}
-
-		void end() {
-			commands.add(END);
-		}
-
-		/** Runs commands as they come, until {@link #end}; later ones are dropped. */
-		void runUntilEnded() {
-			try {
-				Runnable next;
-				while ((next = commands.take()) != END) {
-					try {
-						next.run();
-					}
-					catch (RuntimeException | LinkageError | StackOverflowError e) {
-						failed.accept(e);
-					}
-				}
-			}
-			catch (InterruptedException e) {
-				Thread.currentThread().interrupt();
-				throw new FiberException("interrupted while streaming a task's elements", e);
-			}
-		}
 	}
 }

@@ -16,9 +16,10 @@ import io.fiberjvm.internal.frames.ElementsFrame;
  * A sequence on its way to the process that asked for it (a manager call's {@code Flux}, a pool task's
  * {@code Publisher}), as fast as that process asks: each demand is passed on from the given executor (a
  * manager's object's own, so a lazy sequence, an iterator or a stream, is read between the object's other
- * calls, never beside them); so is cancelling. Elements go up in batches of what one demand made, at most
- * {@link #BATCH} elements or {@link #BATCH_BYTES} bytes a frame (a larger element alone), in the order they were
- * made, and the end goes up after the last of them.
+ * calls, never beside them); so is {@link #cancelOnExecutor}. Elements go up in batches of what one demand
+ * made, at most {@link #BATCH} elements or {@link #BATCH_BYTES} bytes a frame (a larger element alone), none
+ * held more than a few milliseconds for its batch, in the order they were made, and the end goes up after the
+ * last of them.
  */
 public final class SequenceOut extends BaseSubscriber<Object> {
 
@@ -27,6 +28,9 @@ public final class SequenceOut extends BaseSubscriber<Object> {
 
 	/** Bytes of elements a frame carries at most, unless one element alone is larger. */
 	public static final int BATCH_BYTES = 4 << 20;
+
+	/** How long an element may wait for others to fill its batch. */
+	static final long MAX_WAIT_NANOS = 5_000_000;
 
 	private final long call;
 	private final String what;
@@ -38,6 +42,8 @@ public final class SequenceOut extends BaseSubscriber<Object> {
 	private List<byte[]> batch = new ArrayList<>();
 	private long batchBytes;
 	private boolean demanding;
+	/** When a batch last went up. */
+	private long lastFlush = System.nanoTime();
 	/** Demand that came before the publisher subscribed this: asked for when it does. */
 	private long early;
 	private boolean subscribed;
@@ -118,8 +124,10 @@ public final class SequenceOut extends BaseSubscriber<Object> {
 		synchronized (this) {
 			batch.add(bytes);
 			batchBytes += bytes.length;
-			// What one demand makes at once goes up together; an element made later goes up at once.
-			now = !demanding || batch.size() >= BATCH || batchBytes >= BATCH_BYTES;
+			// What one demand makes at once goes up together, but no element waits for its batch longer than
+			// a few milliseconds: slow elements go up one by one; an element made later goes up at once.
+			now = !demanding || batch.size() >= BATCH || batchBytes >= BATCH_BYTES
+					|| System.nanoTime() - lastFlush > MAX_WAIT_NANOS;
 		}
 		if (now) {
 			flush();
@@ -152,6 +160,7 @@ public final class SequenceOut extends BaseSubscriber<Object> {
 				full = batch;
 				batch = new ArrayList<>();
 				batchBytes = 0;
+				lastFlush = System.nanoTime();
 			}
 			up.accept(new ElementsFrame(call, full).encode());
 		}
