@@ -8,7 +8,6 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -73,7 +72,7 @@ public final class BigValueHarness {
 				}
 			}
 			long worker = pool.workers().get(0).pid().orElse(-1);
-			return new double[] {median(times), peakMiB(ProcessHandle.current().pid()), peakMiB(worker)};
+			return new double[] {Measures.median(times), peakMiB(ProcessHandle.current().pid()), peakMiB(worker)};
 		}
 	}
 
@@ -102,7 +101,7 @@ public final class BigValueHarness {
 				}
 				out.writeInt(-1);
 				out.flush();
-				return median(times);
+				return Measures.median(times);
 			}
 			finally {
 				echo.waitFor();
@@ -137,21 +136,11 @@ public final class BigValueHarness {
 
 	private static long peakMiB(long pid) {
 		try {
-			for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-				if (line.startsWith("VmHWM:")) {
-					return Long.parseLong(line.replaceAll("\\D", "")) / 1024;
-				}
-			}
+			long kib = Measures.procStatusKiB(pid, "VmHWM:");
+			return kib < 0 ? -1 : kib / 1024;
 		}
 		catch (IOException | RuntimeException e) {
 			return -1;
 		}
-		return -1;
-	}
-
-	private static double median(List<Double> times) {
-		List<Double> sorted = new ArrayList<>(times);
-		sorted.sort(null);
-		return sorted.get(sorted.size() / 2);
 	}
 }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 import org.openjdk.jmh.infra.Blackhole;
@@ -42,14 +41,8 @@ public final class CodecStartupHarness {
 				String[] lines = out.split("\n");
 				first.add(Double.parseDouble(lines[lines.length - 1].trim()));
 			}
-			System.out.printf("| %s | %.0f | %.0f |%n", codec, median(first), median(whole));
+			System.out.printf("| %s | %.0f | %.0f |%n", codec, Measures.median(first), Measures.median(whole));
 		}
-	}
-
-	private static double median(List<Double> values) {
-		List<Double> sorted = new ArrayList<>(values);
-		Collections.sort(sorted);
-		return sorted.get(sorted.size() / 2);
 	}
 
 	/** One fresh JVM: prints the milliseconds its first record round trip took. */

@@ -112,11 +112,7 @@ public final class PoolScalingHarness {
 
 	/** Resident set size in bytes, from /proc. */
 	static long rss(long pid) throws IOException {
-		for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-			if (line.startsWith("VmRSS:")) {
-				return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-			}
-		}
-		return 0;
+		long kib = Measures.procStatusKiB(pid, "VmRSS:");
+		return kib < 0 ? 0 : kib * 1024;
 	}
 }

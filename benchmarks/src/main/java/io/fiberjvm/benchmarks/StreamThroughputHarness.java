@@ -2,7 +2,6 @@ package io.fiberjvm.benchmarks;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
@@ -89,7 +88,6 @@ public final class StreamThroughputHarness {
 				rates.add(elements / seconds);
 			}
 		}
-		Collections.sort(rates);
-		return rates.get(rates.size() / 2);
+		return Measures.median(rates);
 	}
 }

@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
@@ -164,14 +165,17 @@ final class ManagerHost implements ProcessTarget {
 		}
 		// A sequence's stream is known before its call runs: demand for it may arrive first, and queues behind it.
 		SequenceOut stream = call.mode() == CallFrame.Mode.CALL_MANY ? stream(call.id(), call.name(), hosted, values, answers, streams) : null;
+		Consumer<Throwable> fail = error -> {
+			streams.remove(call.id());
+			answers.send(call.id(), error, null);
+		};
 		hosted.calls().execute(() -> {
 			// The object as its creation left it: this call ran after the creation, on the same executor.
 			Hosted now = objects.getOrDefault(call.object(), hosted);
 			Object instance = now.instance();
 			if (instance == null) {
 				Throwable failure = now.failure();
-				streams.remove(call.id());
-				answers.send(call.id(), new IllegalStateException("the object was not created: " + failure, failure), null);
+				fail.accept(new IllegalStateException("the object was not created: " + failure, failure));
 				return;
 			}
 			try {
@@ -186,12 +190,10 @@ final class ManagerHost implements ProcessTarget {
 				}
 			}
 			catch (InvocationTargetException e) {
-				streams.remove(call.id());
-				answers.send(call.id(), e.getCause(), null);
+				fail.accept(e.getCause());
 			}
 			catch (Throwable e) {
-				streams.remove(call.id());
-				answers.send(call.id(), e, null);
+				fail.accept(e);
 			}
 		});
 	}
@@ -318,7 +320,7 @@ final class ManagerHost implements ProcessTarget {
 	}
 
 	/** Sends answers up the session, from many object threads: a value, or an error cut to fit a frame. */
-	private record Answers(ShippedValues values, int maxError, java.util.function.Consumer<byte[]> up) {
+	private record Answers(ShippedValues values, int maxError, Consumer<byte[]> up) {
 
 		void send(long id, @Nullable Throwable error, @Nullable Object value) {
 			up.accept(AnswerFrame.encode(error != null ? failure(id, error) : answer(id, value)));

@@ -9,18 +9,18 @@ import reactor.core.publisher.FluxSink;
 
 import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.codec.ShippedValues;
+import io.fiberjvm.internal.stream.SequenceOut;
 
 /**
  * A call's sequence as its caller sees it: a {@code Flux} whose demand goes to the manager as it is asked for
- * (at most {@link #PREFETCH} elements ahead), whose elements arrive in order, and which ends when the call's
+ * (at most {@link SequenceOut#PREFETCH} elements ahead), whose elements arrive in order, and which ends when the call's
  * answer does. It may be subscribed once: the elements are made once.
  */
 final class StreamIn {
 
-	/** Elements asked for ahead of the subscriber, at most. */
-	static final int PREFETCH = 256;
-
 	private final String what;
+	/** How errors name an element: made once, not for every element. */
+	private final String element;
 	private final ShippedValues values;
 	private final LongConsumer demand;
 	private final Runnable cancel;
@@ -30,13 +30,14 @@ final class StreamIn {
 
 	StreamIn(String what, ShippedValues values, LongConsumer demand, Runnable cancel) {
 		this.what = what;
+		this.element = "an element of " + what;
 		this.values = values;
 		this.demand = demand;
 		this.cancel = cancel;
 	}
 
 	Flux<Object> flux() {
-		return Flux.<Object>create(this::attach, FluxSink.OverflowStrategy.BUFFER).limitRate(PREFETCH);
+		return Flux.<Object>create(this::attach, FluxSink.OverflowStrategy.BUFFER).limitRate(SequenceOut.PREFETCH);
 	}
 
 	private void attach(FluxSink<Object> subscriber) {
@@ -72,7 +73,7 @@ final class StreamIn {
 		for (byte[] element : batch) {
 			Object value;
 			try {
-				value = values.read(element, "an element of " + what);
+				value = values.read(element, this.element);
 			}
 			catch (CodecException e) {
 				cancel.run();

@@ -3,7 +3,6 @@ package io.fiberjvm.codec;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
-import org.jspecify.annotations.Nullable;
 
 /**
  * The compact forms of the values tasks pass most: a tag byte, then the value's bytes. Anything else
@@ -64,14 +63,6 @@ final class CompactValues {
 
 	/** The compact bytes of {@code value}, which {@link #sizeOf} says has a compact form. */
 	static byte[] write(Object value) {
-		byte[] bytes = writeOrNull(value);
-		if (bytes == null) {
-			throw new IllegalArgumentException(value.getClass().getName() + " has no compact form");
-		}
-		return bytes;
-	}
-
-	private static byte @Nullable [] writeOrNull(Object value) {
 		if (value instanceof Integer i) {
 			return ByteBuffer.allocate(5).put(INT).putInt(i).array();
 		}
@@ -111,7 +102,7 @@ final class CompactValues {
 			out.asLongBuffer().put(longs);
 			return out.array();
 		}
-		return null;
+		throw new IllegalArgumentException(value.getClass().getName() + " has no compact form");
 	}
 
 	/** Reads what {@link #write} wrote; fails naming the tag or the length that is wrong. */

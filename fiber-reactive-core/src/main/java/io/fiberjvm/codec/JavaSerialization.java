@@ -63,8 +63,8 @@ final class JavaSerialization {
 
 	/** The pattern to add to {@code serial-allow} for {@code type}: its package, or in the unnamed package its nest. */
 	static String advicePattern(Class<?> type) {
-		String pkg = type.getPackageName();
-		return pkg.isEmpty() ? type.getNestHost().getName() + "*" : pkg + ".*";
+		String pattern = packagePattern(type);
+		return type.getPackageName().isEmpty() ? pattern + "*" : pattern;
 	}
 
 	/** The pattern that admits the package of {@code type}: {@code com.acme.*}. */

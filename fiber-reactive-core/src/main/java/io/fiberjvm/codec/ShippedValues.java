@@ -30,6 +30,9 @@ public final class ShippedValues implements Codec {
 	/** The largest value a run sends unless {@code max-value-size} says otherwise: 2046 MiB. */
 	public static final long DEFAULT_MAX_VALUE_SIZE = 2046L << 20;
 
+	/** What a refusal of a value too large advises first. */
+	private static final String RAISE = "raise fiber.max-value-size (at most 2046Mi)";
+
 	private final List<String> localAllow;
 	private final @Nullable UnaryOperator<Object> resolver;
 	private final long maxValueSize;
@@ -84,18 +87,16 @@ public final class ShippedValues implements Codec {
 		if (value == null) {
 			return null;
 		}
+		if (value instanceof String text) {
+			// At least a byte per char, so a text too long is refused before any is written; its exact size is
+			// known once it is.
+			checkSize(text.length(), value, what);
+			byte[] bytes = CompactValues.write(text);
+			checkSize(bytes.length, value, what);
+			return bytes;
+		}
 		long compactSize = CompactValues.sizeOf(value);
 		if (compactSize >= 0) {
-			if (value instanceof String text && text.length() > maxValueSize) {
-				// At least a byte per char: too large before any is written.
-				checkSize(text.length(), value, what);
-			}
-			if (value instanceof String) {
-				// Its exact size is known once it is written.
-				byte[] text = CompactValues.write(value);
-				checkSize(text.length, value, what);
-				return text;
-			}
 			checkSize(compactSize, value, what);
 			return CompactValues.write(value);
 		}
@@ -109,16 +110,11 @@ public final class ShippedValues implements Codec {
 		}
 		catch (ValueTooLargeException e) {
 			throw new CodecException(what + " (a " + value.getClass().getName() + ") is more than " + maxValueSize
-					+ " bytes, which max-value-size allows; raise fiber.max-value-size (at most 2046Mi) or send it in parts", e);
+					+ " bytes, which max-value-size allows; " + RAISE + " or send it in parts", e);
 		}
 		catch (CodecException e) {
 			throw new CodecException(what + ": " + e.getMessage(), e);
 		}
-	}
-
-	/** The largest value this codec writes, in bytes ({@code max-value-size}). */
-	public long maxValueSize() {
-		return maxValueSize;
 	}
 
 	/**
@@ -128,7 +124,7 @@ public final class ShippedValues implements Codec {
 	public void checkTogether(long bytes, Object what) {
 		if (bytes > maxValueSize) {
 			throw new CodecException(what + " are " + bytes + " bytes together, more than " + maxValueSize
-					+ ", which max-value-size allows for one message; raise fiber.max-value-size (at most 2046Mi), "
+					+ ", which max-value-size allows for one message; " + RAISE + ", "
 					+ "or share the large part with fiber.share");
 		}
 	}
@@ -136,7 +132,7 @@ public final class ShippedValues implements Codec {
 	private void checkSize(long size, Object value, Object what) {
 		if (size > maxValueSize) {
 			throw new CodecException(what + " (a " + value.getClass().getSimpleName() + ") is " + size + " bytes, more than "
-					+ maxValueSize + ", which max-value-size allows; raise fiber.max-value-size (at most 2046Mi) or send it in parts");
+					+ maxValueSize + ", which max-value-size allows; " + RAISE + " or send it in parts");
 		}
 	}
 
@@ -208,7 +204,7 @@ public final class ShippedValues implements Codec {
 		}
 		catch (ValueTooLargeException e) {
 			throw new CodecException(what + " is more than " + maxValueSize + " bytes, which max-value-size allows, with "
-					+ "what it captures; raise fiber.max-value-size (at most 2046Mi), or pass large data as an argument or share it", e);
+					+ "what it captures; " + RAISE + ", or pass large data as an argument or share it", e);
 		}
 		catch (CodecException e) {
 			throw new CodecException(what + ": " + e.getMessage(), e);

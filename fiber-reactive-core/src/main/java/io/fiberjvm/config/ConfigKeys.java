@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
+import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.internal.DataSize;
 
 /**
@@ -31,7 +32,7 @@ public final class ConfigKeys {
 	private static final long MAX_FRAME = 0xFF_FFFFL;
 
 	/** A value lives in one byte array, with room left for the frame around it. */
-	private static final long MAX_VALUE = 2046L << 20;
+	private static final long MAX_VALUE = ShippedValues.DEFAULT_MAX_VALUE_SIZE;
 
 	/** Which backend runs job-backed processes; empty picks the available one with the highest priority. */
 	public static final ConfigKey<String> BACKEND = register(new ConfigKey<>("backend", "string", "",

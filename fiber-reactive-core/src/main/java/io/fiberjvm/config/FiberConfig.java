@@ -107,16 +107,21 @@ public final class FiberConfig {
 				text = key.defaultValue();
 				source = "default";
 			}
-			try {
-				values.put(key, key.parse(text));
-			}
-			catch (IllegalArgumentException e) {
-				throw new ConfigException(key.name(), "bad value for configuration key '" + key.name() + "' from " + source
-						+ ": " + e.getMessage() + " (expected a " + key.type() + ")", e);
-			}
+			values.put(key, parse(key, text, source));
 		}
 		return new FiberConfig(Collections.unmodifiableMap(values), Collections.unmodifiableMap(texts),
 				Collections.unmodifiableMap(sources));
+	}
+
+	/** {@code text} as a value of {@code key}; fails naming the key, where the text came from and the type expected. */
+	private static Object parse(ConfigKey<?> key, String text, @Nullable String source) {
+		try {
+			return key.parse(text);
+		}
+		catch (IllegalArgumentException e) {
+			throw new ConfigException(key.name(), "bad value for configuration key '" + key.name() + "' from " + source
+					+ ": " + e.getMessage() + " (expected a " + key.type() + ")", e);
+		}
 	}
 
 	private static ConfigKey<?> keyNamed(String name, String asWritten, String where) {
@@ -153,14 +158,7 @@ public final class FiberConfig {
 		Objects.requireNonNull(key, "key");
 		Objects.requireNonNull(text, "text");
 		Objects.requireNonNull(source, "source");
-		Object value;
-		try {
-			value = key.parse(text);
-		}
-		catch (IllegalArgumentException e) {
-			throw new ConfigException(key.name(), "bad value for configuration key '" + key.name() + "' from " + source
-					+ ": " + e.getMessage() + " (expected a " + key.type() + ")", e);
-		}
+		Object value = parse(key, text, source);
 		Map<ConfigKey<?>, Object> newValues = new LinkedHashMap<>(values);
 		Map<ConfigKey<?>, String> newTexts = new LinkedHashMap<>(texts);
 		Map<ConfigKey<?>, String> newSources = new LinkedHashMap<>(sources);

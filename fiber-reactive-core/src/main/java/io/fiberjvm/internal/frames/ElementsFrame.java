@@ -13,15 +13,8 @@ import java.util.List;
 public record ElementsFrame(long call, List<byte[]> elements) {
 
 	public byte[] encode() {
-		int size = 8 + 4;
-		for (byte[] element : elements) {
-			size += FrameWriter.sizeOf(element);
-		}
-		FrameWriter out = FrameWriter.of(FrameKind.ELEMENTS, 0, size).putLong(call).putInt(elements.size());
-		for (byte[] element : elements) {
-			out.putBytes(element);
-		}
-		return out.array();
+		// A count, then each element length-prefixed: the layout of a list of texts.
+		return FrameWriter.of(FrameKind.ELEMENTS, 0, 8 + FrameWriter.sizeOf(elements)).putLong(call).putTexts(elements).array();
 	}
 
 	public static ElementsFrame decode(byte[] frame) {

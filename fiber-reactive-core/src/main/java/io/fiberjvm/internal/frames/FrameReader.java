@@ -75,15 +75,12 @@ final class FrameReader {
 
 	/** A length-prefixed byte string; null for length -1. */
 	byte @Nullable [] readBytes() {
-		int length = readInt();
-		if (length == -1) {
+		ByteBuffer slice = readSlice();
+		if (slice == null) {
 			return null;
 		}
-		if (length < 0 || length > in.remaining()) {
-			throw malformed("a length of " + length + " with " + in.remaining() + " bytes left");
-		}
-		byte[] value = new byte[length];
-		in.get(value);
+		byte[] value = new byte[slice.remaining()];
+		slice.get(value);
 		return value;
 	}
 

@@ -118,11 +118,11 @@ final class Dispatcher {
 		return session;
 	}
 
-	/** The streaming task {@code id} that {@code worker} runs now, or null when it runs no such task. */
-	synchronized @Nullable Task streaming(String worker, long id) {
+	/** The attempt at streaming task {@code id} that {@code worker} runs now, or null when it runs no such task. */
+	synchronized @Nullable StreamAttempt streaming(String worker, long id) {
 		WorkerSession session = sessions.get(worker);
 		Task task = session == null ? null : session.pending.get(id);
-		return task == null || task.stream == null || task.cancelled ? null : task;
+		return task == null || task.cancelled ? null : task.stream;
 	}
 
 	/** The worker asked for more; hand it work if there is any. */
@@ -380,6 +380,8 @@ final class Dispatcher {
 			session.functions.put(function.id, Boolean.TRUE);
 		}
 		session.chunks.add(new WorkerSession.SentChunk(function, tasks.size()));
-		session.out.next(new ChunkFrame(function.id, known ? null : function.bytes, List.of(function.allow), tasks).encode());
+		// The pattern matters only to a worker reading the function, so it travels with the function's bytes.
+		session.out.next(known ? new ChunkFrame(function.id, null, List.of(), tasks).encode()
+				: new ChunkFrame(function.id, function.bytes, List.of(function.allow), tasks).encode());
 	}
 }

@@ -131,16 +131,15 @@ final class PoolCore {
 	/** A worker opens the stream of the streaming task it runs, on {@code fiber.pool-<id>/streams/<worker>/<task id>}. */
 	private Publisher<byte[]> stream(String rest, Flux<byte[]> elements) {
 		int slash = rest.lastIndexOf('/');
-		Task task = null;
+		StreamAttempt attempt = null;
 		if (slash > 0) {
 			try {
-				task = dispatcher.streaming(rest.substring(0, slash), Long.parseLong(rest.substring(slash + 1)));
+				attempt = dispatcher.streaming(rest.substring(0, slash), Long.parseLong(rest.substring(slash + 1)));
 			}
 			catch (NumberFormatException notAnId) {
-				task = null;
+				// No task has such an id: refused below.
 			}
 		}
-		StreamAttempt attempt = task == null ? null : task.stream;
 		if (attempt == null) {
 			return Flux.error(new IllegalStateException("pool " + name + " runs no streaming task '" + rest
 					+ "' now (its caller cancelled, or it ended)"));

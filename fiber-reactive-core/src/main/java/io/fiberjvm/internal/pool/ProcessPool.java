@@ -5,16 +5,13 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.reactivestreams.Publisher;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.FluxSink;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.Signal;
 import reactor.core.scheduler.Schedulers;
 import reactor.util.function.Tuple2;
 import reactor.util.retry.Retry;
@@ -142,56 +139,10 @@ final class ProcessPool implements FiberPool {
 	private <T, R> Flux<R> streaming(String what, FiberFunction<?, ?> fn, Publisher<? extends T> items, boolean sequential) {
 		Objects.requireNonNull(fn, "fn");
 		Objects.requireNonNull(items, "items");
-		return this.<Object>calling(what, () -> core.codec.shipStream(fn), shipped -> {
-			// Each item's end travels as a signal behind its elements: merged, an error would overtake the
-			// elements that came before it, and an item's completion is not the call's.
-			Function<Tuple2<Long, T>, Flux<Signal<Object>>> item = indexed -> elements(shipped, indexed.getT2(), indexed.getT1(), what)
-					.materialize().filter(signal -> !signal.isOnComplete());
-			Flux<Tuple2<Long, T>> input = input(items);
-			return (sequential
-					// Only as many streams as workers: a stream holds its worker while it waits for its turn, so
-					// a retried earlier item must find a worker that no later item holds.
-					? input.flatMapSequential(item, Math.max(1, core.size()))
-					: input.flatMap(item, WINDOW)).<Object>dematerialize();
-		})
+		return this.<Object>calling(what, () -> core.codec.shipStream(fn),
+				shipped -> new StreamingTasks(core, chunkSize, effectiveRetry()).elements(shipped, input(items), what, sequential))
 				.map(value -> (R) value)
 				.name("fiber.pool." + what).tag(POOL_TAG, core.name());
-	}
-
-	/** One streaming task's elements, with this view's retry while none has been delivered. */
-	private Flux<Object> elements(ShippedFunction shipped, Object arg, long index, String what) {
-		TaskName description = new TaskName(what, index, shipped);
-		return Flux.defer(() -> {
-			core.submitted.incrementAndGet();
-			long submittedAt = System.nanoTime();
-			byte[] argument = core.codec.argument(arg, description);
-			AtomicLong delivered = new AtomicLong();
-			AtomicInteger attempts = new AtomicInteger();
-			Flux<Object> attempt = Flux.create(out -> {
-				int n = attempts.incrementAndGet();
-				if (n > 1) {
-					core.retried.incrementAndGet();
-				}
-				StreamAttempt stream = new StreamAttempt(core.codec, out, delivered);
-				Task task = new Task(core.nextTaskId(), shipped, argument, description, n, chunkSize, stream);
-				stream.named(task);
-				out.onCancel(() -> {
-					core.dispatcher.cancel(task);
-					stream.cancel();
-				});
-				core.dispatcher.submit(task);
-			}, FluxSink.OverflowStrategy.BUFFER);
-			return attempt.retryWhen(Retry.from(signals -> effectiveRetry().generateCompanion(signals.map(signal -> {
-				if (delivered.get() > 0) {
-					// Another attempt would deliver those elements again.
-					throw Exceptions.propagate(signal.failure());
-				}
-				return signal;
-			})))).onErrorMap(Exceptions::isRetryExhausted, error -> error.getCause() != null ? error.getCause() : error)
-					.doOnTerminate(() -> core.taskEnded(System.nanoTime() - submittedAt))
-					// Demand goes to the worker in batches, which its frames of elements follow.
-					.limitRate(StreamAttempt.PREFETCH);
-		});
 	}
 
 	@Override
@@ -312,9 +263,14 @@ final class ProcessPool implements FiberPool {
 				AtomicBoolean replayed = new AtomicBoolean();
 				return Mono.defer(() -> replayed.compareAndSet(false, true) ? Mono.error(first) : attempt)
 						.retryWhen(effectiveRetry())
-						.onErrorMap(Exceptions::isRetryExhausted, error -> error.getCause() != null ? error.getCause() : error);
+						.onErrorMap(Exceptions::isRetryExhausted, ProcessPool::lastError);
 			});
 		});
+	}
+
+	/** The error of the last attempt, which a spent retry carries as its cause. */
+	static Throwable lastError(Throwable exhausted) {
+		return exhausted.getCause() != null ? exhausted.getCause() : exhausted;
 	}
 
 	/** The view's retry, except that a lost task of a function that is not idempotent is never run again. */

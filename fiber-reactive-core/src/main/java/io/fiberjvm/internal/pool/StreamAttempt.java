@@ -7,6 +7,7 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.FluxSink;
+import reactor.core.publisher.Operators;
 import reactor.core.publisher.SignalType;
 import reactor.core.publisher.Sinks;
 
@@ -28,14 +29,13 @@ import io.fiberjvm.pool.WorkerLostException;
  */
 final class StreamAttempt implements TaskSink {
 
-	/** Elements asked of a worker ahead of the caller, at most. */
-	static final int PREFETCH = 256;
-
 	private final TaskCodec codec;
 	private final FluxSink<Object> out;
 	/** Elements delivered by every attempt at this task, which only the first attempt to deliver any can add to. */
 	private final AtomicLong delivered;
 	private @Nullable String task;
+	/** How errors name an element: made once, not for every element. */
+	private String element = "an element of a streaming task";
 	private long id;
 	private @Nullable Inbound inbound;
 	/** Demand that came before the stream opened. */
@@ -54,6 +54,7 @@ final class StreamAttempt implements TaskSink {
 	/** Names the task in errors; called once, before the task is submitted. */
 	void named(Task attempt) {
 		this.task = attempt.toString();
+		this.element = "an element of task " + task;
 		this.id = attempt.id;
 	}
 
@@ -80,7 +81,7 @@ final class StreamAttempt implements TaskSink {
 	private void request(long n) {
 		synchronized (this) {
 			if (inbound == null) {
-				demand = demand + n < 0 ? Long.MAX_VALUE : demand + n;
+				demand = Operators.addCap(demand, n);
 			}
 			else {
 				inbound.demand(n);
@@ -207,7 +208,7 @@ final class StreamAttempt implements TaskSink {
 			for (byte[] element : batch) {
 				Object value;
 				try {
-					value = codec.readElement(element, String.valueOf(task));
+					value = codec.values().read(element, StreamAttempt.this.element);
 				}
 				catch (RuntimeException | LinkageError e) {
 					StreamAttempt.this.error(e);

@@ -119,11 +119,6 @@ final class TaskCodec {
 		}
 	}
 
-	/** An element of {@code task}'s stream, read back. */
-	@Nullable Object readElement(byte[] bytes, String task) {
-		return values.read(bytes, "an element of task " + task);
-	}
-
 	// ---- a worker's side ----
 
 	/** A function a chunk carries. */

@@ -68,23 +68,22 @@ public final class FiberRuntime implements RuntimeContext {
 	private final Sinks.Empty<Void> onClose = Sinks.empty();
 
 	private FiberRuntime(FiberConfig config, String secret, @Nullable String name, @Nullable Endpoint parent) {
-		Objects.requireNonNull(config, "config");
+		this.config = Objects.requireNonNull(config, "config");
 		Objects.requireNonNull(secret, "secret");
-		this.config = config;
 		this.runId = Long.toString(RANDOM.nextLong() >>> 38, 36);
 		this.name = name != null ? name : "run-" + runId;
 		this.parent = parent;
-		List<String> allow = new ArrayList<>(this.config.get(ConfigKeys.SERIAL_ALLOW));
-		allow.addAll(this.config.get(ConfigKeys.PROGRAM_PACKAGES));
+		List<String> allow = new ArrayList<>(config.get(ConfigKeys.SERIAL_ALLOW));
+		allow.addAll(config.get(ConfigKeys.PROGRAM_PACKAGES));
 		this.values = new ShippedValues(allow, read -> read instanceof HandleRef handle ? handle.resolve(this) : read,
-				this.config.get(ConfigKeys.MAX_VALUE_SIZE));
-		Transport transport = Providers.select(TransportProvider.class, this.config.get(ConfigKeys.TRANSPORT),
+				config.get(ConfigKeys.MAX_VALUE_SIZE));
+		Transport transport = Providers.select(TransportProvider.class, config.get(ConfigKeys.TRANSPORT),
 				ConfigKeys.TRANSPORT.name(), "Add io.fiberjvm:fiber-rsocket-transport to the classpath.")
-				.create(TransportSettings.from(this.config, secret));
-		this.backend = Providers.select(BackendProvider.class, this.config.get(ConfigKeys.BACKEND),
-				ConfigKeys.BACKEND.name(), "The local backend ships with fiber-reactive-core.").create(this.config);
-		this.launcher = new ProcessLauncher(this.config, runId, secret, backend, values);
-		this.listener = new Listener(transport, this.config, backend.runsJobsOnThisMachine(), peer -> {
+				.create(TransportSettings.from(config, secret));
+		this.backend = Providers.select(BackendProvider.class, config.get(ConfigKeys.BACKEND),
+				ConfigKeys.BACKEND.name(), "The local backend ships with fiber-reactive-core.").create(config);
+		this.launcher = new ProcessLauncher(config, runId, secret, backend, values);
+		this.listener = new Listener(transport, config, backend.runsJobsOnThisMachine(), peer -> {
 			// Any peer that proved the run's secret reaches the services; a child of this runtime its own routes too.
 			ProcessSupervisor child = launcher.supervisor(peer.peerName());
 			return routes.forPeer(child == null ? null : child.attach());

@@ -1,5 +1,6 @@
 package io.fiberjvm.internal.share;
 
+import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
@@ -35,17 +36,17 @@ public final class SharedValues implements Disposable {
 
 	private static final SecureRandom RANDOM = new SecureRandom();
 
-	static final String PREFIX = "fiber.value/";
-	static final String FETCH = PREFIX + "fetch";
-	static final String DROP = PREFIX + "drop";
+	private static final String PREFIX = "fiber.value/";
+	private static final String FETCH = PREFIX + "fetch";
+	private static final String DROP = PREFIX + "drop";
 
 	/** The bytes of one part of a value on its way; the fetcher asks for two parts at a time. */
-	static final int PART = 4 << 20;
+	private static final int PART = 4 << 20;
 
 	private final RuntimeContext runtime;
 	private final Map<String, Hosted> hosted = new ConcurrentHashMap<>();
 	private final Map<String, Mono<Object>> copies = new ConcurrentHashMap<>();
-	private @Nullable Disposable served;
+	private volatile @Nullable Disposable served;
 	private boolean disposed;
 
 	/** A value this runtime shared: its bytes, and where the runtimes that fetched it listen. */
@@ -59,7 +60,9 @@ public final class SharedValues implements Disposable {
 	/** The shared values of {@code runtime}, made and served on first use. */
 	public static SharedValues of(RuntimeContext runtime) {
 		SharedValues values = runtime.service(SharedValues.class, SharedValues::new);
-		values.serveOnce();
+		if (values.served == null) {
+			values.serveOnce();
+		}
 		return values;
 	}
 
@@ -79,7 +82,7 @@ public final class SharedValues implements Disposable {
 		String id = "v" + Long.toString(RANDOM.nextLong() >>> 1, 36);
 		hosted.put(id, new Hosted(bytes, ConcurrentHashMap.newKeySet(), new AtomicInteger()));
 		copies.put(id, Mono.just(value));
-		return new SharedHandle<>(new SharedRef(listeningAddress().toString(), id), this);
+		return handle(new SharedRef(listeningAddress().toString(), id));
 	}
 
 	/** The handle {@code ref} stands for, in this runtime. */
@@ -137,12 +140,14 @@ public final class SharedValues implements Disposable {
 				}));
 	}
 
-	/** The parts of a value, put together as they arrive. */
+	/** The parts of a value, put together as they arrive; a value that came in one part stays in its frame. */
 	private static final class Assembly {
 
 		private final String id;
+		private @Nullable ByteBuffer whole;
 		private byte @Nullable [] bytes;
 		private int filled;
+		private int total = -1;
 
 		Assembly(String id) {
 			this.id = id;
@@ -150,24 +155,35 @@ public final class SharedValues implements Disposable {
 
 		Assembly add(byte[] frame) {
 			SegmentFrame part = SegmentFrame.decode(frame);
-			if (bytes == null) {
-				bytes = new byte[part.total()];
+			if (total < 0) {
+				total = part.total();
 			}
-			if (part.total() != bytes.length || part.offset() != filled || part.length() > bytes.length - filled) {
+			if (part.total() != total || part.offset() != filled || part.length() > total - filled) {
 				throw new CodecException("shared value " + id + ": a part at " + part.offset() + " of " + part.total()
-						+ " bytes does not follow the " + filled + " of " + bytes.length + " bytes before it");
+						+ " bytes does not follow the " + filled + " of " + total + " bytes before it");
 			}
-			System.arraycopy(part.frame(), part.dataOffset(), bytes, filled, part.length());
+			if (filled == 0 && part.length() == total) {
+				whole = ByteBuffer.wrap(part.frame(), part.dataOffset(), part.length());
+			}
+			else {
+				if (bytes == null) {
+					bytes = new byte[total];
+				}
+				System.arraycopy(part.frame(), part.dataOffset(), bytes, filled, part.length());
+			}
 			filled += part.length();
 			return this;
 		}
 
-		byte[] whole() {
-			if (bytes == null || filled != bytes.length) {
+		ByteBuffer whole() {
+			if (total < 0 || filled != total) {
 				throw new CodecException("shared value " + id + " ended after " + filled + " of "
-						+ (bytes == null ? "?" : bytes.length) + " bytes");
+						+ (total < 0 ? "?" : total) + " bytes");
 			}
-			return bytes;
+			if (whole != null) {
+				return whole;
+			}
+			return ByteBuffer.wrap(bytes == null ? new byte[0] : bytes);
 		}
 	}
 

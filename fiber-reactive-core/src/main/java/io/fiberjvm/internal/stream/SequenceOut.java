@@ -29,6 +29,9 @@ public final class SequenceOut extends BaseSubscriber<Object> {
 	/** Bytes of elements a frame carries at most, unless one element alone is larger. */
 	public static final int BATCH_BYTES = 4 << 20;
 
+	/** Elements the receiving side asks for ahead of its subscriber, at most: its {@code DEMAND} window. */
+	public static final int PREFETCH = 256;
+
 	/** How long an element may wait for others to fill its batch. */
 	static final long MAX_WAIT_NANOS = 5_000_000;
 
