@@ -3,7 +3,6 @@ package io.fiberjvm.codec;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
-
 /**
  * The compact forms of the values tasks pass most: a tag byte, then the value's bytes. Anything else
  * is tagged {@link #SERIALIZED} and goes through Java serialization.
