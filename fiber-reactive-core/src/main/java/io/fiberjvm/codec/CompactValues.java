@@ -1,11 +1,15 @@
 package io.fiberjvm.codec;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
  * The compact forms of the values tasks pass most: a tag byte, then the value's bytes. Anything else
  * is tagged {@link #SERIALIZED} and goes through Java serialization.
+ *
+ * <p>Single numbers are big-endian; arrays of numbers are little-endian, the order of the machines a run
+ * uses, so a large array is copied in one block each way instead of byte-swapped element by element.
  */
 final class CompactValues {
 
@@ -83,22 +87,22 @@ final class CompactValues {
 		}
 		if (value instanceof double[] doubles) {
 			ByteBuffer out = ByteBuffer.allocate(1 + doubles.length * 8).put(DOUBLES);
-			out.asDoubleBuffer().put(doubles);
+			out.order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().put(doubles);
 			return out.array();
 		}
 		if (value instanceof float[] floats) {
 			ByteBuffer out = ByteBuffer.allocate(1 + floats.length * 4).put(FLOATS);
-			out.asFloatBuffer().put(floats);
+			out.order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().put(floats);
 			return out.array();
 		}
 		if (value instanceof int[] ints) {
 			ByteBuffer out = ByteBuffer.allocate(1 + ints.length * 4).put(INTS);
-			out.asIntBuffer().put(ints);
+			out.order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().put(ints);
 			return out.array();
 		}
 		if (value instanceof long[] longs) {
 			ByteBuffer out = ByteBuffer.allocate(1 + longs.length * 8).put(LONGS);
-			out.asLongBuffer().put(longs);
+			out.order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().put(longs);
 			return out.array();
 		}
 		throw new IllegalArgumentException(value.getClass().getName() + " has no compact form");
@@ -129,22 +133,22 @@ final class CompactValues {
 			case BYTES -> java.util.Arrays.copyOfRange(bytes, offset + 1, offset + length);
 			case DOUBLES -> {
 				double[] out = new double[multiple(n, 8, "doubles")];
-				in.asDoubleBuffer().get(out);
+				in.order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().get(out);
 				yield out;
 			}
 			case FLOATS -> {
 				float[] out = new float[multiple(n, 4, "floats")];
-				in.asFloatBuffer().get(out);
+				in.order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(out);
 				yield out;
 			}
 			case INTS -> {
 				int[] out = new int[multiple(n, 4, "ints")];
-				in.asIntBuffer().get(out);
+				in.order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(out);
 				yield out;
 			}
 			case LONGS -> {
 				long[] out = new long[multiple(n, 8, "longs")];
-				in.asLongBuffer().get(out);
+				in.order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(out);
 				yield out;
 			}
 			default -> throw new IllegalArgumentException("unknown value tag " + bytes[offset]);

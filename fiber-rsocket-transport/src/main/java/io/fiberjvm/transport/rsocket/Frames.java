@@ -4,10 +4,11 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.rsocket.Payload;
 import io.rsocket.exceptions.ApplicationErrorException;
 import io.rsocket.exceptions.RejectedSetupException;
-import io.rsocket.util.DefaultPayload;
+import io.rsocket.util.ByteBufPayload;
 
 import io.fiberjvm.FiberException;
 import io.fiberjvm.RemoteException;
@@ -20,7 +21,7 @@ final class Frames {
 	/** Room for the frame header and route around the payload, so a checked payload always fits its frame. */
 	static final int HEADER_ROOM = 64;
 
-	private static final byte[] EMPTY = new byte[0];
+	private static final int POOLED_LIMIT = 512 * 1024;
 
 	private Frames() {
 	}
@@ -28,16 +29,32 @@ final class Frames {
 	static Payload payload(String route, byte[] data, int maxPayloadSize) {
 		byte[] metadata = route.getBytes(StandardCharsets.UTF_8);
 		checkSize(route, (long) data.length + metadata.length, maxPayloadSize);
-		return DefaultPayload.create(data, metadata);
+		return ByteBufPayload.create(data(data), data(metadata));
 	}
 
 	static Payload data(byte[] data, String route, int maxPayloadSize) {
 		checkSize(route, data.length, maxPayloadSize);
-		return DefaultPayload.create(data, EMPTY);
+		return ByteBufPayload.create(data(data));
 	}
 
 	static Payload routeOnly(String route) {
-		return DefaultPayload.create(EMPTY, route.getBytes(StandardCharsets.UTF_8));
+		return ByteBufPayload.create(Unpooled.EMPTY_BUFFER, data(route.getBytes(StandardCharsets.UTF_8)));
+	}
+
+	/**
+	 * The payload's data: up to 512 KiB copied once into pooled direct memory, since a frame whose parts are all
+	 * direct is written as it is and one with a heap part is copied together and then copied again. Larger data
+	 * stays where it is: Netty's pool keeps no buffer over 1 MiB, and pieces of it, held by a payload in flight,
+	 * made the pool take new memory each time, which is only given back at a garbage collection.
+	 */
+	private static ByteBuf data(byte[] bytes) {
+		if (bytes.length == 0) {
+			return Unpooled.EMPTY_BUFFER;
+		}
+		if (bytes.length > POOLED_LIMIT) {
+			return Unpooled.wrappedBuffer(bytes);
+		}
+		return ReassemblingAllocator.INSTANCE.directBuffer(bytes.length, bytes.length).writeBytes(bytes);
 	}
 
 	private static void checkSize(String route, long size, int maxPayloadSize) {

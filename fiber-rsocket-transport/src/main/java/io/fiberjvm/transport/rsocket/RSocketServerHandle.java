@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Set;
 
 import io.rsocket.RSocket;
-import io.rsocket.transport.netty.server.CloseableChannel;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -18,12 +17,12 @@ import io.fiberjvm.transport.TransportStats;
 /** A bound RSocket TCP server. */
 final class RSocketServerHandle implements TransportServer {
 
-	private final CloseableChannel channel;
+	private final ListeningChannel channel;
 	private final Sinks.Many<RejectedConnection> rejections;
 	private final Set<RSocket> peers;
 	private final ServerCounters counters;
 
-	RSocketServerHandle(CloseableChannel channel, Sinks.Many<RejectedConnection> rejections, Set<RSocket> peers, ServerCounters counters) {
+	RSocketServerHandle(ListeningChannel channel, Sinks.Many<RejectedConnection> rejections, Set<RSocket> peers, ServerCounters counters) {
 		this.channel = channel;
 		this.rejections = rejections;
 		this.peers = peers;

@@ -14,8 +14,6 @@ import io.rsocket.core.RSocketServer;
 import io.rsocket.exceptions.RejectedSetupException;
 import io.rsocket.frame.decoder.PayloadDecoder;
 import io.rsocket.plugins.DuplexConnectionInterceptor;
-import io.rsocket.transport.netty.client.TcpClientTransport;
-import io.rsocket.transport.netty.server.TcpServerTransport;
 import io.rsocket.util.DefaultPayload;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,7 +75,7 @@ public final class RSocketTransport implements Transport {
 					.maxTimeToFirstFrame(settings.keepAliveTimeout())
 					.payloadDecoder(PayloadDecoder.ZERO_COPY)
 					.interceptors(registry -> registry.forConnection(watch))
-					.bind(TcpServerTransport.create(TcpServer.create().host(endpoint.host()).port(endpoint.port())
+					.bind(TcpFraming.server(TcpServer.create().host(endpoint.host()).port(endpoint.port())
 							.childOption(ChannelOption.ALLOCATOR, ReassemblingAllocator.INSTANCE), settings.maxFrameSize()))
 					.map(channel -> (TransportServer) new RSocketServerHandle(channel, rejections, peers, counters));
 		});
@@ -128,7 +126,7 @@ public final class RSocketTransport implements Transport {
 				.maxInboundPayloadSize(settings.maxPayloadSize())
 				.payloadDecoder(PayloadDecoder.ZERO_COPY)
 				.acceptor(SocketAcceptor.with(new RouterResponder(router, settings.maxFrameSize(), settings.maxPayloadSize(), proof)))
-				.connect(TcpClientTransport.create(TcpClient.create().host(endpoint.host()).port(endpoint.port())
+				.connect(TcpFraming.client(TcpClient.create().host(endpoint.host()).port(endpoint.port())
 						.option(ChannelOption.ALLOCATOR, ReassemblingAllocator.INSTANCE), settings.maxFrameSize()))
 				.onErrorMap(e -> new io.fiberjvm.FiberException("cannot connect to " + endpoint + ": " + e.getMessage(), e))
 				.flatMap(socket -> {

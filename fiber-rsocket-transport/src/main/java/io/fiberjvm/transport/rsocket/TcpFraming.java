@@ -1,0 +1,62 @@
+package io.fiberjvm.transport.rsocket;
+
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.rsocket.DuplexConnection;
+import io.rsocket.transport.ClientTransport;
+import io.rsocket.transport.ServerTransport;
+import io.rsocket.transport.netty.RSocketLengthCodec;
+import io.rsocket.transport.netty.TcpDuplexConnection;
+import reactor.core.publisher.Mono;
+import reactor.netty.tcp.TcpClient;
+import reactor.netty.tcp.TcpServer;
+
+/**
+ * RSocket over TCP as rsocket-transport-netty frames it, except that a frame that spans several socket reads is
+ * kept as those reads, parts of one buffer, instead of being copied together: a fragment of a large payload
+ * arrives in dozens of reads, and copying each into the frame is one more pass over every byte received.
+ */
+final class TcpFraming {
+
+	private TcpFraming() {
+	}
+
+	static ClientTransport client(TcpClient client, int maxFrameLength) {
+		return new ClientTransport() {
+			@Override
+			public Mono<DuplexConnection> connect() {
+				return client.doOnConnected(connection -> connection.addHandlerLast(decoder(maxFrameLength)))
+						.connect()
+						.map(connection -> new TcpDuplexConnection("client", connection));
+			}
+
+			@Override
+			public int maxFrameLength() {
+				return maxFrameLength;
+			}
+		};
+	}
+
+	static ServerTransport<ListeningChannel> server(TcpServer server, int maxFrameLength) {
+		return new ServerTransport<>() {
+			@Override
+			public Mono<ListeningChannel> start(ConnectionAcceptor acceptor) {
+				return server.doOnConnection(connection -> {
+					connection.addHandlerLast(decoder(maxFrameLength));
+					acceptor.apply(new TcpDuplexConnection("server", connection)).then(Mono.<Void>never())
+							.subscribe(connection.disposeSubscriber());
+				}).bind().map(ListeningChannel::new);
+			}
+
+			@Override
+			public int maxFrameLength() {
+				return maxFrameLength;
+			}
+		};
+	}
+
+	private static RSocketLengthCodec decoder(int maxFrameLength) {
+		RSocketLengthCodec decoder = new RSocketLengthCodec(maxFrameLength);
+		decoder.setCumulator(ByteToMessageDecoder.COMPOSITE_CUMULATOR);
+		return decoder;
+	}
+}
