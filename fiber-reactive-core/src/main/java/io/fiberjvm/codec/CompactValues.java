@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
  * is tagged {@link #SERIALIZED} and goes through Java serialization.
  *
  * <p>Single numbers are big-endian; arrays of numbers are little-endian, the order of the machines a run
- * uses, so a large array is copied in one block each way instead of byte-swapped element by element.
+ * uses, so a large array is copied in one block each way instead of byte-swapped element by element. Their
+ * tags are not the ones big-endian arrays had, so a process of an older build refuses them ("unknown value
+ * tag") instead of reading other numbers.
  */
 final class CompactValues {
 
@@ -20,10 +22,11 @@ final class CompactValues {
 	private static final byte BOOLEAN = 4;
 	private static final byte STRING = 5;
 	private static final byte BYTES = 6;
-	private static final byte DOUBLES = 7;
-	private static final byte FLOATS = 8;
-	private static final byte INTS = 9;
-	private static final byte LONGS = 10;
+	// Tags 7 to 10 were big-endian arrays; a reader of those tags would take these bytes for others.
+	private static final byte DOUBLES = 11;
+	private static final byte FLOATS = 12;
+	private static final byte INTS = 13;
+	private static final byte LONGS = 14;
 
 	private CompactValues() {
 	}

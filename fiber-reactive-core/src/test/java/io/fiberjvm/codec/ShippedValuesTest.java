@@ -4,6 +4,8 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.Serializable;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -27,6 +29,19 @@ class ShippedValuesTest {
 		assertThat(values.read(values.write(List.of(1, 2), "v"), "v")).isEqualTo(List.of(1, 2));
 		assertThat(values.write(null, "v")).isNull();
 		assertThat(ShippedValues.packagePattern(ShippedValuesTest.class)).isEqualTo("io.fiberjvm.codec.*");
+	}
+
+	@Test
+	void arraysOfNumbersAreLittleEndianUnderTagsOfTheirOwn() {
+		ShippedValues values = new ShippedValues(List.of());
+		assertThat(values.write(new int[] {1, 0x01020304}, "v")).containsExactly(13, 1, 0, 0, 0, 4, 3, 2, 1);
+		byte[] doubles = values.write(new double[] {1.0}, "v");
+		assertThat(doubles).hasSize(9);
+		assertThat(doubles[0]).isEqualTo((byte) 11);
+		assertThat(ByteBuffer.wrap(doubles, 1, 8).order(ByteOrder.LITTLE_ENDIAN).getDouble()).isEqualTo(1.0);
+		// A big-endian array of an older build is refused, not read as other numbers.
+		assertThatThrownBy(() -> values.read(new byte[] {7, 0x3f, (byte) 0xf0, 0, 0, 0, 0, 0, 0}, "the argument"))
+				.isInstanceOf(CodecException.class).hasMessageContaining("unknown value tag 7");
 	}
 
 	@Test

@@ -1,82 +1,88 @@
 package io.fiberjvm.internal.frames;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Queue items: one put, a producer's batch or a batch handed to a consumer. A count, then each item's
- * length and bytes.
+ * length and bytes. An item read from a frame is a view of the frame's bytes, not a copy, so a host keeps
+ * the items a producer sent as they arrived and a consumer decodes each where it lies.
  */
 public final class ItemsFrame {
 
 	private ItemsFrame() {
 	}
 
-	public static byte[] encode(List<byte[]> items) {
+	/** A frame of {@code items}, each written from its remaining bytes (their positions do not move). */
+	public static byte[] encode(List<ByteBuffer> items) {
 		int size = 4;
-		for (byte[] item : items) {
-			size += 4 + item.length;
+		for (ByteBuffer item : items) {
+			size += FrameWriter.sizeOf(item);
 		}
 		FrameWriter out = FrameWriter.of(FrameKind.ITEMS, 0, size).putInt(items.size());
-		for (byte[] item : items) {
+		for (ByteBuffer item : items) {
 			out.putBytes(item);
 		}
 		return out.array();
 	}
 
 	/** One item. */
-	public static byte[] encode(byte[] item) {
-		return FrameWriter.of(FrameKind.ITEMS, 0, 8 + item.length).putInt(1).putBytes(item).array();
+	public static byte[] encode(ByteBuffer item) {
+		return FrameWriter.of(FrameKind.ITEMS, 0, 4 + FrameWriter.sizeOf(item)).putInt(1).putBytes(item).array();
 	}
 
-	public static List<byte[]> decode(byte[] frame) {
+	/** The items of {@code frame}, as views of it. */
+	public static List<ByteBuffer> decode(byte[] frame) {
 		FrameReader in = FrameReader.open(frame, FrameKind.ITEMS);
 		int count = in.readInt();
 		// Each item takes at least its 4-byte length.
 		if (count < 0 || count > in.remaining() / 4) {
 			throw in.malformed("it claims " + count + " items in " + frame.length + " bytes");
 		}
-		List<byte[]> items = new ArrayList<>(count);
+		List<ByteBuffer> items = new ArrayList<>(count);
 		for (int i = 0; i < count; i++) {
-			byte[] item = in.readBytes();
-			if (item == null) {
-				throw in.malformed("item " + i + " is null");
-			}
-			items.add(item);
+			items.add(item(in, "item " + i));
 		}
 		in.end();
 		return items;
 	}
 
-	/** The one item of a put, copied out of the frame once. */
-	public static byte[] decodeOne(byte[] frame) {
+	/** The one item of a put, as a view of {@code frame}. */
+	public static ByteBuffer decodeOne(byte[] frame) {
 		FrameReader in = FrameReader.open(frame, FrameKind.ITEMS);
 		int count = in.readInt();
 		if (count != 1) {
 			throw in.malformed("a put carries one item, not " + count);
 		}
-		byte[] item = in.readBytes();
-		if (item == null) {
-			throw in.malformed("its item is null");
-		}
+		ByteBuffer item = item(in, "its item");
 		in.end();
 		return item;
 	}
 
+	private static ByteBuffer item(FrameReader in, String which) {
+		ByteBuffer item = in.readSlice();
+		if (item == null) {
+			throw in.malformed(which + " is null");
+		}
+		return item;
+	}
+
 	/** {@code items} cut into batches whose frames take at most {@code maxBytes} (one item alone may take more). */
-	public static List<List<byte[]>> split(List<byte[]> items, int maxBytes) {
-		List<List<byte[]>> batches = new ArrayList<>();
-		List<byte[]> current = new ArrayList<>();
+	public static List<List<ByteBuffer>> split(List<ByteBuffer> items, int maxBytes) {
+		List<List<ByteBuffer>> batches = new ArrayList<>();
+		List<ByteBuffer> current = new ArrayList<>();
 		int empty = FrameHeaderCodec.SIZE + 4;
 		int size = empty;
-		for (byte[] item : items) {
-			if (!current.isEmpty() && size + 4 + item.length > maxBytes) {
+		for (ByteBuffer item : items) {
+			int itemSize = FrameWriter.sizeOf(item);
+			if (!current.isEmpty() && size + itemSize > maxBytes) {
 				batches.add(current);
 				current = new ArrayList<>();
 				size = empty;
 			}
 			current.add(item);
-			size += 4 + item.length;
+			size += itemSize;
 		}
 		if (!current.isEmpty()) {
 			batches.add(current);

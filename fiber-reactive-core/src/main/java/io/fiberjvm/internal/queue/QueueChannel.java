@@ -1,5 +1,6 @@
 package io.fiberjvm.internal.queue;
 
+import java.nio.ByteBuffer;
 import java.util.List;
 
 import reactor.core.publisher.Flux;
@@ -14,21 +15,21 @@ import io.fiberjvm.internal.frames.CreditFrame;
 interface QueueChannel {
 
 	/** One encoded item; completes when the host holds it. */
-	Mono<Void> put(byte[] item);
+	Mono<Void> put(ByteBuffer item);
 
 	/**
 	 * A producer session: batches go up, each only as large as the grants received so far; grants
 	 * (numbers of items the host has room for) come down, and the stream completes when the host
 	 * holds every item sent before the batches completed.
 	 */
-	Flux<Long> send(Flux<List<byte[]>> batches);
+	Flux<Long> send(Flux<List<ByteBuffer>> batches);
 
 	/**
 	 * A consumer session: credits go up (more items wanted, items acknowledged since the last credit); batches
 	 * come down, never more items in all than credited. When the credits end, items handed out and not
 	 * acknowledged go back to the queue.
 	 */
-	Flux<List<byte[]>> receive(Flux<CreditFrame> credits);
+	Flux<List<ByteBuffer>> receive(Flux<CreditFrame> credits);
 
 	Mono<Integer> size();
 

@@ -1,6 +1,7 @@
 package io.fiberjvm.internal.queue;
 
 import java.io.ObjectStreamException;
+import java.nio.ByteBuffer;
 import java.util.Optional;
 
 import org.reactivestreams.Publisher;
@@ -129,7 +130,7 @@ final class QueueHandle<T> implements FiberQueue<T> {
 		return channel.closed();
 	}
 
-	private byte[] encode(T item) {
+	private ByteBuffer encode(T item) {
 		if (item == null) {
 			throw new IllegalArgumentException("queue " + id() + " does not take null items");
 		}
@@ -137,10 +138,10 @@ final class QueueHandle<T> implements FiberQueue<T> {
 			throw new IllegalArgumentException("queue " + id() + " holds " + type.getName() + " items, not "
 					+ item.getClass().getName());
 		}
-		return java.util.Objects.requireNonNull(runtime.values().write(item, putItem));
+		return ByteBuffer.wrap(java.util.Objects.requireNonNull(runtime.values().write(item, putItem)));
 	}
 
-	private T decode(byte[] bytes) {
+	private T decode(ByteBuffer bytes) {
 		Object item = runtime.values().read(bytes, readItem);
 		if (!type.isInstance(item)) {
 			throw new CodecException("queue " + id() + " holds " + type.getName() + " items, but one read is a "

@@ -1,5 +1,6 @@
 package io.fiberjvm.internal.queue;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -28,7 +29,7 @@ final class QueueHost implements QueueChannel {
 	private final String id;
 	private final int capacity;
 	private final int grantWindow;
-	private final ArrayDeque<byte[]> waiting = new ArrayDeque<>();
+	private final ArrayDeque<ByteBuffer> waiting = new ArrayDeque<>();
 	private final ArrayDeque<PendingPut> waitingPuts = new ArrayDeque<>();
 	private final List<Consumer> consumers = new ArrayList<>();
 	private final List<Producer> producers = new ArrayList<>();
@@ -62,7 +63,7 @@ final class QueueHost implements QueueChannel {
 	}
 
 	@Override
-	public Mono<Void> put(byte[] item) {
+	public Mono<Void> put(ByteBuffer item) {
 		return Mono.create(sink -> {
 			List<Runnable> after = new ArrayList<>();
 			PendingPut pending = new PendingPut(item, sink);
@@ -90,7 +91,7 @@ final class QueueHost implements QueueChannel {
 	}
 
 	@Override
-	public Flux<Long> send(Flux<List<byte[]>> batches) {
+	public Flux<Long> send(Flux<List<ByteBuffer>> batches) {
 		return Flux.defer(() -> {
 			Producer producer = new Producer();
 			List<Runnable> after = new ArrayList<>();
@@ -111,7 +112,7 @@ final class QueueHost implements QueueChannel {
 		});
 	}
 
-	private void accept(Producer producer, List<byte[]> batch) {
+	private void accept(Producer producer, List<ByteBuffer> batch) {
 		List<Runnable> after = new ArrayList<>();
 		synchronized (this) {
 			if (!producers.contains(producer)) {
@@ -151,7 +152,7 @@ final class QueueHost implements QueueChannel {
 	}
 
 	@Override
-	public Flux<List<byte[]>> receive(Flux<CreditFrame> credits) {
+	public Flux<List<ByteBuffer>> receive(Flux<CreditFrame> credits) {
 		return Flux.defer(() -> {
 			Consumer consumer = new Consumer();
 			synchronized (this) {
@@ -193,7 +194,7 @@ final class QueueHost implements QueueChannel {
 				return;
 			}
 			// Unacknowledged items go back to the front, in the order they were handed out.
-			for (java.util.Iterator<byte[]> it = consumer.handedOut.descendingIterator(); it.hasNext();) {
+			for (java.util.Iterator<ByteBuffer> it = consumer.handedOut.descendingIterator(); it.hasNext();) {
 				waiting.addFirst(it.next());
 			}
 			handedOut -= consumer.handedOut.size();
@@ -285,7 +286,7 @@ final class QueueHost implements QueueChannel {
 	/** Under the lock: hands waiting items to consumers with credit, one at a time round the consumers, so all get their share. */
 	private void dispatch() {
 		if (!waiting.isEmpty() && !consumers.isEmpty()) {
-			Map<Consumer, List<byte[]>> batches = new IdentityHashMap<>();
+			Map<Consumer, List<ByteBuffer>> batches = new IdentityHashMap<>();
 			boolean progress = true;
 			while (progress && !waiting.isEmpty()) {
 				progress = false;
@@ -293,7 +294,7 @@ final class QueueHost implements QueueChannel {
 				for (int i = 0; i < n && !waiting.isEmpty(); i++) {
 					Consumer consumer = consumers.get((nextConsumer + i) % n);
 					if (consumer.credit > 0) {
-						byte[] item = waiting.poll();
+						ByteBuffer item = waiting.poll();
 						consumer.credit--;
 						consumer.handedOut.add(item);
 						handedOut++;
@@ -330,7 +331,7 @@ final class QueueHost implements QueueChannel {
 		return "QueueHost[" + id + ", capacity " + capacity + "]";
 	}
 
-	private record PendingPut(byte[] item, MonoSink<Void> sink) {
+	private record PendingPut(ByteBuffer item, MonoSink<Void> sink) {
 	}
 
 	/**
@@ -383,8 +384,8 @@ final class QueueHost implements QueueChannel {
 	}
 
 	private static final class Consumer {
-		final Sinks.Many<List<byte[]>> batches = Sinks.many().unicast().onBackpressureBuffer();
-		final ArrayDeque<byte[]> handedOut = new ArrayDeque<>();
+		final Sinks.Many<List<ByteBuffer>> batches = Sinks.many().unicast().onBackpressureBuffer();
+		final ArrayDeque<ByteBuffer> handedOut = new ArrayDeque<>();
 		long credit;
 		Disposable upstream = () -> { };
 	}

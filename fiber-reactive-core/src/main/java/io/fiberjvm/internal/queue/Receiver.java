@@ -1,5 +1,6 @@
 package io.fiberjvm.internal.queue;
 
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
@@ -25,7 +26,7 @@ import io.fiberjvm.queue.Delivery;
 final class Receiver<T, E> {
 
 	private final int prefetch;
-	private final Function<byte[], T> decode;
+	private final Function<ByteBuffer, T> decode;
 	private final boolean manual;
 	private final FluxSink<E> sink;
 	private final Scheduler.Worker worker;
@@ -38,7 +39,7 @@ final class Receiver<T, E> {
 	private long reported;
 	private boolean done;
 
-	private Receiver(int prefetch, Function<byte[], T> decode, boolean manual, FluxSink<E> sink, Scheduler.Worker worker) {
+	private Receiver(int prefetch, Function<ByteBuffer, T> decode, boolean manual, FluxSink<E> sink, Scheduler.Worker worker) {
 		this.prefetch = prefetch;
 		this.worker = worker;
 		this.decode = decode;
@@ -47,18 +48,18 @@ final class Receiver<T, E> {
 	}
 
 	/** Items acknowledged as each {@code onNext} returns. */
-	static <T> Flux<T> receive(QueueChannel channel, int prefetch, Scheduler scheduler, Function<byte[], T> decode) {
+	static <T> Flux<T> receive(QueueChannel channel, int prefetch, Scheduler scheduler, Function<ByteBuffer, T> decode) {
 		return create(channel, prefetch, scheduler, decode, false);
 	}
 
 	/** Items acknowledged by the receiver, through {@link Delivery#ack()}. */
 	static <T> Flux<Delivery<T>> receiveManualAck(QueueChannel channel, int prefetch, Scheduler scheduler,
-			Function<byte[], T> decode) {
+			Function<ByteBuffer, T> decode) {
 		return create(channel, prefetch, scheduler, decode, true);
 	}
 
 	private static <T, E> Flux<E> create(QueueChannel channel, int prefetch, Scheduler scheduler,
-			Function<byte[], T> decode, boolean manual) {
+			Function<ByteBuffer, T> decode, boolean manual) {
 		Objects.requireNonNull(scheduler, "scheduler");
 		if (prefetch < 1) {
 			throw new IllegalArgumentException("prefetch " + prefetch + " must be at least 1");
@@ -122,8 +123,8 @@ final class Receiver<T, E> {
 	}
 
 	@SuppressWarnings("unchecked")
-	private void deliver(List<byte[]> batch) {
-		for (byte[] bytes : batch) {
+	private void deliver(List<ByteBuffer> batch) {
+		for (ByteBuffer bytes : batch) {
 			if (isDone()) {
 				return;
 			}

@@ -1,5 +1,6 @@
 package io.fiberjvm.internal.queue;
 
+import java.nio.ByteBuffer;
 import java.util.List;
 
 import reactor.core.publisher.Flux;
@@ -31,7 +32,7 @@ final class RemoteChannel implements QueueChannel {
 	}
 
 	@Override
-	public Mono<Void> put(byte[] item) {
+	public Mono<Void> put(ByteBuffer item) {
 		return connection.flatMap(c -> c.requestResponse(route(QueueRoutes.PUT), ItemsFrame.encode(item)))
 				.doOnNext(EmptyFrame::check)
 				.onErrorMap(RemoteChannel::local)
@@ -39,14 +40,14 @@ final class RemoteChannel implements QueueChannel {
 	}
 
 	@Override
-	public Flux<Long> send(Flux<List<byte[]>> batches) {
+	public Flux<Long> send(Flux<List<ByteBuffer>> batches) {
 		return connection.flatMapMany(c -> c.requestChannel(route(QueueRoutes.SEND), batches.map(ItemsFrame::encode)))
 				.map(GrantFrame::decode)
 				.onErrorMap(RemoteChannel::local);
 	}
 
 	@Override
-	public Flux<List<byte[]>> receive(Flux<CreditFrame> credits) {
+	public Flux<List<ByteBuffer>> receive(Flux<CreditFrame> credits) {
 		return connection.flatMapMany(c -> c.requestChannel(route(QueueRoutes.RECEIVE), credits.map(CreditFrame::encode)))
 				.map(ItemsFrame::decode)
 				.onErrorMap(RemoteChannel::local);

@@ -1,5 +1,6 @@
 package io.fiberjvm.internal.queue;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -28,25 +29,25 @@ import reactor.core.scheduler.Schedulers;
  */
 final class Sender<T> extends BaseSubscriber<T> {
 
-	private final Function<T, byte[]> encode;
+	private final Function<T, ByteBuffer> encode;
 	private final int maxBatchItems;
 	private final int maxBatchBytes;
 	private final MonoSink<Void> done;
 	private final Scheduler.Worker worker = Schedulers.boundedElastic().createWorker();
-	private final Sinks.Many<List<byte[]>> batches = Sinks.many().unicast().onBackpressureBuffer();
-	private final Queue<byte[]> pending = new ConcurrentLinkedQueue<>();
+	private final Sinks.Many<List<ByteBuffer>> batches = Sinks.many().unicast().onBackpressureBuffer();
+	private final Queue<ByteBuffer> pending = new ConcurrentLinkedQueue<>();
 	private final AtomicInteger wip = new AtomicInteger();
 	private volatile boolean sourceDone;
 	private volatile @Nullable Throwable sourceError;
 
-	private Sender(Function<T, byte[]> encode, int maxBatchItems, int maxBatchBytes, MonoSink<Void> done) {
+	private Sender(Function<T, ByteBuffer> encode, int maxBatchItems, int maxBatchBytes, MonoSink<Void> done) {
 		this.encode = encode;
 		this.maxBatchItems = maxBatchItems;
 		this.maxBatchBytes = maxBatchBytes;
 		this.done = done;
 	}
 
-	static <T> Mono<Void> send(QueueChannel channel, Publisher<? extends T> items, Function<T, byte[]> encode,
+	static <T> Mono<Void> send(QueueChannel channel, Publisher<? extends T> items, Function<T, ByteBuffer> encode,
 			int maxBatchItems, int maxBatchBytes) {
 		return Mono.create(done -> {
 			Sender<T> sender = new Sender<>(encode, maxBatchItems, maxBatchBytes, done);
@@ -129,17 +130,17 @@ final class Sender<T> extends BaseSubscriber<T> {
 	private void drain() {
 		int missed = 1;
 		while (true) {
-			List<byte[]> batch = new ArrayList<>();
+			List<ByteBuffer> batch = new ArrayList<>();
 			int bytes = 0;
-			byte[] item;
+			ByteBuffer item;
 			while ((item = pending.peek()) != null) {
-				if (!batch.isEmpty() && (batch.size() >= maxBatchItems || bytes + item.length > maxBatchBytes)) {
+				if (!batch.isEmpty() && (batch.size() >= maxBatchItems || bytes + item.remaining() > maxBatchBytes)) {
 					batches.tryEmitNext(batch);
 					batch = new ArrayList<>();
 					bytes = 0;
 				}
 				batch.add(pending.poll());
-				bytes += item.length + 4;
+				bytes += item.remaining() + 4;
 			}
 			if (!batch.isEmpty()) {
 				batches.tryEmitNext(batch);

@@ -1,5 +1,6 @@
 package io.fiberjvm.internal.frames;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 
@@ -92,9 +93,13 @@ class FramesTest {
 
 	@Test
 	void queueBatchesRoundTripAndMalformedOnesAreNamed() {
-		List<byte[]> items = List.of(new byte[] {1}, new byte[0], new byte[] {2, 3});
-		assertThat(ItemsFrame.decode(ItemsFrame.encode(items))).containsExactlyElementsOf(items);
-		assertThat(ItemsFrame.decodeOne(ItemsFrame.encode(new byte[] {4}))).containsExactly(4);
+		List<ByteBuffer> items = List.of(ByteBuffer.wrap(new byte[] {1}), ByteBuffer.allocate(0), ByteBuffer.wrap(new byte[] {2, 3}));
+		byte[] batch = ItemsFrame.encode(items);
+		List<ByteBuffer> read = ItemsFrame.decode(batch);
+		assertThat(read).containsExactlyElementsOf(items);
+		assertThat(read.get(2).array()).as("an item read is a view of its frame").isSameAs(batch);
+		assertThat(items).as("encoding moves no item's position").allSatisfy(item -> assertThat(item.position()).isZero());
+		assertThat(ItemsFrame.decodeOne(ItemsFrame.encode(ByteBuffer.wrap(new byte[] {4})))).isEqualTo(ByteBuffer.wrap(new byte[] {4}));
 		byte items1 = FrameKind.ITEMS.code();
 		assertThatThrownBy(() -> ItemsFrame.decode(new byte[] {items1, 0, 0, 0, 0, 5})).isInstanceOf(CodecException.class)
 				.hasMessageContaining("claims 5 items");
@@ -113,8 +118,8 @@ class FramesTest {
 
 	@Test
 	void aBatchIsSplitSoNoFrameOutgrowsTheLimit() {
-		List<byte[]> items = List.of(new byte[100], new byte[100], new byte[100], new byte[500]);
-		List<List<byte[]>> batches = ItemsFrame.split(items, 230);
+		List<ByteBuffer> items = List.of(ByteBuffer.allocate(100), ByteBuffer.allocate(100), ByteBuffer.allocate(100), ByteBuffer.allocate(500));
+		List<List<ByteBuffer>> batches = ItemsFrame.split(items, 230);
 		assertThat(batches).extracting(List::size).containsExactly(2, 1, 1);
 		assertThat(batches.subList(0, 2)).allSatisfy(batch -> assertThat(ItemsFrame.encode(batch).length).isLessThanOrEqualTo(230));
 	}
@@ -216,7 +221,7 @@ class FramesTest {
 		call[call.length - 1] = 5;
 		assertThatThrownBy(() -> CallFrame.decode(call)).isInstanceOf(CodecException.class)
 				.hasMessageContaining("a count of 5 arguments with 0 bytes left");
-		byte[] put = ItemsFrame.encode(List.of(new byte[1], new byte[1]));
+		byte[] put = ItemsFrame.encode(List.of(ByteBuffer.allocate(1), ByteBuffer.allocate(1)));
 		assertThatThrownBy(() -> ItemsFrame.decodeOne(put)).isInstanceOf(CodecException.class)
 				.hasMessageContaining("a put carries one item, not 2");
 	}

@@ -1,5 +1,6 @@
 package io.fiberjvm.internal.queue;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 
@@ -34,17 +35,17 @@ class QueueWireTest {
 		StepVerifier.create(runtime.router().requestStream(QueueRoutes.route(q.id(), QueueRoutes.RECEIVE), EmptyFrame.encode()))
 				.expectErrorSatisfies(e -> assertThat(e).isInstanceOf(UnknownRouteException.class).hasMessageContaining("request-stream"))
 				.verify(Duration.ofSeconds(5));
-		StepVerifier.create(runtime.router().requestResponse(QueueRoutes.route(q.id(), QueueRoutes.PUT), ItemsFrame.encode(new byte[] {4}))
+		StepVerifier.create(runtime.router().requestResponse(QueueRoutes.route(q.id(), QueueRoutes.PUT), ItemsFrame.encode(ByteBuffer.wrap(new byte[] {4})))
 				.then(q.size())).expectNext(1).verifyComplete();
 	}
 
 	@Test
 	void aProducerSendingMoreThanItWasGrantedIsCutOffAndKeepsNothingBeyondItsGrant() {
 		QueueHost host = new QueueHost("q-test", 4);
-		Sinks.Many<List<byte[]>> batches = Sinks.many().unicast().onBackpressureBuffer();
+		Sinks.Many<List<ByteBuffer>> batches = Sinks.many().unicast().onBackpressureBuffer();
 		List<Long> grants = new java.util.concurrent.CopyOnWriteArrayList<>();
 		StepVerifier.create(host.send(batches.asFlux()).doOnNext(grants::add))
-				.then(() -> batches.tryEmitNext(List.of(new byte[1], new byte[1], new byte[1], new byte[1], new byte[1])))
+				.then(() -> batches.tryEmitNext(List.of(ByteBuffer.allocate(1), ByteBuffer.allocate(1), ByteBuffer.allocate(1), ByteBuffer.allocate(1), ByteBuffer.allocate(1))))
 				.expectNextCount(1)
 				.expectErrorSatisfies(e -> assertThat(e).hasMessageContaining("room granted for"))
 				.verify(Duration.ofSeconds(5));
@@ -88,8 +89,8 @@ class QueueWireTest {
 
 	/** An item's bytes as the codec writes them. */
 	private static final class ItemsFrameOf {
-		static byte[] one(int value) {
-			return io.fiberjvm.codec.Codec.standard().encode(value);
+		static ByteBuffer one(int value) {
+			return ByteBuffer.wrap(io.fiberjvm.codec.Codec.standard().encode(value));
 		}
 	}
 }

@@ -29,7 +29,14 @@ final class Frames {
 	static Payload payload(String route, byte[] data, int maxPayloadSize) {
 		byte[] metadata = route.getBytes(StandardCharsets.UTF_8);
 		checkSize(route, (long) data.length + metadata.length, maxPayloadSize);
-		return ByteBufPayload.create(data(data), data(metadata));
+		ByteBuf dataBuffer = data(data);
+		try {
+			return ByteBufPayload.create(dataBuffer, data(metadata));
+		}
+		catch (RuntimeException | Error e) {
+			dataBuffer.release();
+			throw e;
+		}
 	}
 
 	static Payload data(byte[] data, String route, int maxPayloadSize) {
