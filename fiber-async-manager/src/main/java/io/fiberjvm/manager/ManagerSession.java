@@ -184,7 +184,7 @@ final class ManagerSession implements AsyncManager {
 				down(new DemandFrame(id, -1).encode());
 			}
 		});
-		byte[] frame = new CallFrame(CallFrame.Mode.CALL_MANY, id, object, method, parameterTypes, encoded).encode();
+		byte[] frame = CallFrame.of(CallFrame.Mode.CALL_MANY, id, object, method, parameterTypes, encoded).encode();
 		String gone = register(id, new Pending(what, end, System.nanoTime()), in, frame);
 		if (gone != null) {
 			return Flux.error(new ManagerLostException("manager " + name + " was lost (" + gone + "); cannot run " + what));
@@ -227,7 +227,7 @@ final class ManagerSession implements AsyncManager {
 		}
 		long id = calls.incrementAndGet();
 		Sinks.One<Object> result = Sinks.one();
-		byte[] frame = new CallFrame(mode, id, object, name, parameterTypes, encoded).encode();
+		byte[] frame = CallFrame.of(mode, id, object, name, parameterTypes, encoded).encode();
 		String gone = register(id, new Pending(what, result, System.nanoTime()), null, frame);
 		if (gone != null) {
 			return Mono.error(new ManagerLostException("manager " + name + " was lost (" + gone + "); cannot run " + what));

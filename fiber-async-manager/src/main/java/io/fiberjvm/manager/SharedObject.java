@@ -65,7 +65,7 @@ abstract class SharedObject implements Serializable {
 		return Mono.defer(() -> {
 			ShippedValues values = shared.runtime().values();
 			List<byte[]> encoded = Arguments.encode(values, args, operation + " on " + description);
-			byte[] frame = new CallFrame(CallFrame.Mode.CALL, 0, 0, operation, List.of(), encoded).encode();
+			byte[] frame = CallFrame.of(CallFrame.Mode.CALL, 0, 0, operation, List.of(), encoded).encode();
 			return shared.runtime().connectionTo(Endpoint.parse(shared.address()))
 					.flatMap(connection -> connection.requestResponse(route + operation, frame))
 					// Only a failure to reach the manager means it is lost; the operation's own errors pass as they are.

@@ -1,6 +1,5 @@
 package io.fiberjvm.it;
 
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 
@@ -20,100 +19,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Values far larger than a frame (100 MiB of doubles against the default 8 MiB frame) cross real child JVMs
- * whole, in every primitive: pool argument and result, queue item both ways, manager argument and result, ring
- * broadcast. {@code max-value-size} is the only wall, checked at the sender's call.
+ * whole, in every primitive ({@link WholeValueTransfers}); a consumer killed mid-item loses nothing, and
+ * {@code max-value-size} is the only wall, checked at the sender's call.
  */
 @Timeout(300)
-class BigValuesTest {
+class BigValuesTest extends WholeValueTransfers {
 
-	private static final Duration LONG = Duration.ofSeconds(240);
-
-	/** 100 MiB of doubles. */
-	private static final int BIG = 100 * 1024 * 1024 / 8;
-
-	static double[] big(double offset) {
-		double[] values = new double[BIG];
-		Arrays.setAll(values, i -> i + offset);
-		return values;
+	@Override
+	int length() {
+		return 100 * 1024 * 1024 / 8;
 	}
 
-	/** What a receiver reports of an array: its length and three of its elements, which place every byte. */
-	static String probe(double[] values) {
-		return values.length + ":" + values[0] + ":" + values[values.length / 2] + ":" + values[values.length - 1];
-	}
-
-	/** The async face of {@link Store}. */
-	public interface Weights {
-		Mono<double[]> swap(double[] next);
-	}
-
-	/** Holds one array, hands back the one it held. */
-	public static class Store {
-		private double[] held = {};
-
-		public double[] swap(double[] next) {
-			double[] previous = held;
-			held = next;
-			return previous;
-		}
-	}
-
-	private static Fiber open() {
+	@Override
+	Fiber open() {
 		// Children hold a value, its encoding and its frame at once.
 		return Fiber.builder().set("jvm-options", "-Xmx1500m").open();
-	}
-
-	@Test
-	void aPoolArgumentAndResultOf100MiBTravelWhole() {
-		try (Fiber fiber = open(); FiberPool pool = fiber.pool(1).open()) {
-			FiberFunction<double[], double[]> shift = values -> {
-				for (int i = 0; i < values.length; i++) {
-					values[i] += 1;
-				}
-				return values;
-			};
-			StepVerifier.create(pool.apply(shift, big(0)).map(BigValuesTest::probe))
-					.expectNext(probe(big(1))).verifyComplete();
-		}
-	}
-
-	@Test
-	void aQueueItemOf100MiBTravelsBothWays() {
-		try (Fiber fiber = open(); FiberPool pool = fiber.pool(1).open()) {
-			FiberQueue<double[]> down = fiber.queue(double[].class, 2);
-			FiberQueue<double[]> up = fiber.queue(double[].class, 2);
-			FiberFunction<Integer, String> relay = n -> {
-				double[] item = down.take().block(LONG);
-				up.put(big(n)).block(LONG);
-				return probe(item);
-			};
-			StepVerifier.create(down.put(big(3))).verifyComplete();
-			StepVerifier.create(pool.apply(relay, 5)).expectNext(probe(big(3))).verifyComplete();
-			StepVerifier.create(up.take().map(BigValuesTest::probe)).expectNext(probe(big(5))).verifyComplete();
-		}
-	}
-
-	@Test
-	void aManagerArgumentAndResultOf100MiBTravelWhole() {
-		try (Fiber fiber = open()) {
-			AsyncManager manager = AsyncManager.on(fiber).register(Weights.class, Store.class).name("weights").start().block(LONG);
-			Weights weights = manager.create(Weights.class);
-			StepVerifier.create(weights.swap(big(7)).map(v -> v.length)).expectNext(0).verifyComplete();
-			StepVerifier.create(weights.swap(new double[1]).map(BigValuesTest::probe)).expectNext(probe(big(7))).verifyComplete();
-		}
-	}
-
-	@Test
-	void aRingBroadcastOf100MiBReachesEveryMember() {
-		try (Fiber fiber = open()) {
-			FiberQueue<String> reports = fiber.queue(String.class);
-			fiber.ring(2).name("big").run(ring -> {
-				double[] value = ring.broadcast(ring.rank() == 0 ? big(9) : null).block();
-				reports.put(ring.rank() + " " + probe(value)).block();
-			}).block(LONG);
-			List<String> lines = reports.receive().take(2).collectList().block(LONG);
-			assertThat(lines).containsExactlyInAnyOrder("0 " + probe(big(9)), "1 " + probe(big(9)));
-		}
 	}
 
 	@Test

@@ -1,5 +1,6 @@
 package io.fiberjvm.internal.frames;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,10 +15,10 @@ import org.jspecify.annotations.Nullable;
  * @param object the object's number in its manager
  * @param name the implementation class for {@link Mode#CREATE}, else the method or operation
  * @param parameterTypes the method's parameter type names, which pick it among overloads
- * @param args each argument's bytes, null for a null argument
+ * @param args each argument's bytes, null for a null argument; read from a frame, each is a view of it, not a copy
  */
 public record CallFrame(Mode mode, long id, long object, String name, List<String> parameterTypes,
-		List<byte @Nullable []> args) {
+		List<@Nullable ByteBuffer> args) {
 
 	/** What a call does. */
 	public enum Mode {
@@ -29,11 +30,21 @@ public record CallFrame(Mode mode, long id, long object, String name, List<Strin
 		CREATE
 	}
 
+	/** A call whose arguments are arrays, as a sender encoded them (null for a null argument). */
+	public static CallFrame of(Mode mode, long id, long object, String name, List<String> parameterTypes,
+			List<byte @Nullable []> args) {
+		List<@Nullable ByteBuffer> views = new ArrayList<>(args.size());
+		for (byte[] arg : args) {
+			views.add(arg == null ? null : ByteBuffer.wrap(arg));
+		}
+		return new CallFrame(mode, id, object, name, parameterTypes, views);
+	}
+
 	public byte[] encode() {
 		byte[] method = FrameWriter.utf8(name);
 		List<byte[]> types = FrameWriter.utf8(parameterTypes);
 		int size = 8 + 8 + FrameWriter.sizeOf(method) + FrameWriter.sizeOf(types) + 4;
-		for (byte[] arg : args) {
+		for (ByteBuffer arg : args) {
 			size += FrameWriter.sizeOf(arg);
 		}
 		FrameWriter out = FrameWriter.of(FrameKind.CALL, mode.ordinal(), size)
@@ -42,7 +53,7 @@ public record CallFrame(Mode mode, long id, long object, String name, List<Strin
 				.putBytes(method)
 				.putTexts(types)
 				.putInt(args.size());
-		for (byte[] arg : args) {
+		for (ByteBuffer arg : args) {
 			out.putBytes(arg);
 		}
 		return out.array();
@@ -61,9 +72,9 @@ public record CallFrame(Mode mode, long id, long object, String name, List<Strin
 		String name = in.readRequiredText("method name");
 		List<String> types = in.readTexts("parameter types");
 		int n = in.count("arguments", 4);
-		List<byte @Nullable []> args = new ArrayList<>(n);
+		List<@Nullable ByteBuffer> args = new ArrayList<>(n);
 		for (int i = 0; i < n; i++) {
-			args.add(in.readBytes());
+			args.add(in.readSlice());
 		}
 		in.end();
 		return new CallFrame(mode, id, object, name, types, args);

@@ -136,14 +136,14 @@ class FramesTest {
 	@Test
 	void callsAndAnswersRoundTrip() {
 		CallFrame call = new CallFrame(CallFrame.Mode.CALL_MANY, 7, 3, "step", List.of("int"),
-				Arrays.asList(new byte[] {1}, null));
+				Arrays.asList(ByteBuffer.wrap(new byte[] {1}), null));
 		CallFrame back = CallFrame.decode(call.encode());
 		assertThat(back.mode()).isEqualTo(CallFrame.Mode.CALL_MANY);
 		assertThat(back.id()).isEqualTo(7);
 		assertThat(back.object()).isEqualTo(3);
 		assertThat(back.name()).isEqualTo("step");
 		assertThat(back.parameterTypes()).containsExactly("int");
-		assertThat(back.args().get(0)).containsExactly(1);
+		assertThat(back.args().get(0)).isEqualTo(ByteBuffer.wrap(new byte[] {1}));
 		assertThat(back.args().get(1)).isNull();
 		Answer answer = AnswerFrame.decode(AnswerFrame.encode(new Answer(7, true, java.nio.ByteBuffer.wrap(new byte[] {2}))));
 		assertThat(answer.failed()).isTrue();
@@ -154,7 +154,7 @@ class FramesTest {
 
 	@Test
 	void malformedCallsAndAnswersAreRefusedSayingWhatWasWrong() {
-		byte[] good = new CallFrame(CallFrame.Mode.CALL, 1, 1, "m", List.of(), List.of(new byte[8])).encode();
+		byte[] good = new CallFrame(CallFrame.Mode.CALL, 1, 1, "m", List.of(), List.of(ByteBuffer.allocate(8))).encode();
 		assertThatThrownBy(() -> CallFrame.decode(Arrays.copyOf(good, good.length - 2)))
 				.isInstanceOf(CodecException.class).hasMessageContaining("malformed manager call");
 		byte[] unknown = good.clone();
