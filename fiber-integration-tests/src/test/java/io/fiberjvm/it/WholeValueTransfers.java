@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 abstract class WholeValueTransfers {
 
-	static final Duration LONG = Duration.ofSeconds(540);
+	static final Duration LONG = Duration.ofSeconds(240);
 
 	/** The number of doubles in a value. */
 	abstract int length();

@@ -1,8 +1,9 @@
 package io.fiberjvm.codec;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+
+import io.fiberjvm.internal.BulkCopy;
 
 /**
  * The compact forms of the values tasks pass most: a tag byte, then the value's bytes. Anything else
@@ -83,32 +84,39 @@ final class CompactValues {
 		}
 		if (value instanceof String s) {
 			byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-			return ByteBuffer.allocate(1 + utf8.length).put(STRING).put(utf8).array();
+			return tagged(STRING, utf8);
 		}
 		if (value instanceof byte[] bytes) {
-			return ByteBuffer.allocate(1 + bytes.length).put(BYTES).put(bytes).array();
+			return tagged(BYTES, bytes);
 		}
 		if (value instanceof double[] doubles) {
 			ByteBuffer out = ByteBuffer.allocate(1 + doubles.length * 8).put(DOUBLES);
-			out.order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().put(doubles);
+			BulkCopy.put(out, doubles);
 			return out.array();
 		}
 		if (value instanceof float[] floats) {
 			ByteBuffer out = ByteBuffer.allocate(1 + floats.length * 4).put(FLOATS);
-			out.order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().put(floats);
+			BulkCopy.put(out, floats);
 			return out.array();
 		}
 		if (value instanceof int[] ints) {
 			ByteBuffer out = ByteBuffer.allocate(1 + ints.length * 4).put(INTS);
-			out.order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().put(ints);
+			BulkCopy.put(out, ints);
 			return out.array();
 		}
 		if (value instanceof long[] longs) {
 			ByteBuffer out = ByteBuffer.allocate(1 + longs.length * 8).put(LONGS);
-			out.order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().put(longs);
+			BulkCopy.put(out, longs);
 			return out.array();
 		}
 		throw new IllegalArgumentException(value.getClass().getName() + " has no compact form");
+	}
+
+	private static byte[] tagged(byte tag, byte[] bytes) {
+		byte[] out = new byte[1 + bytes.length];
+		out[0] = tag;
+		BulkCopy.copy(bytes, 0, out, 1, bytes.length);
+		return out;
 	}
 
 	/** Reads what {@link #write} wrote; fails naming the tag or the length that is wrong. */
@@ -133,25 +141,29 @@ final class CompactValues {
 				yield in.get() != 0;
 			}
 			case STRING -> new String(bytes, offset + 1, n, StandardCharsets.UTF_8);
-			case BYTES -> java.util.Arrays.copyOfRange(bytes, offset + 1, offset + length);
+			case BYTES -> {
+				byte[] out = new byte[n];
+				BulkCopy.copy(bytes, offset + 1, out, 0, n);
+				yield out;
+			}
 			case DOUBLES -> {
 				double[] out = new double[multiple(n, 8, "doubles")];
-				in.order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().get(out);
+				BulkCopy.get(in, out);
 				yield out;
 			}
 			case FLOATS -> {
 				float[] out = new float[multiple(n, 4, "floats")];
-				in.order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(out);
+				BulkCopy.get(in, out);
 				yield out;
 			}
 			case INTS -> {
 				int[] out = new int[multiple(n, 4, "ints")];
-				in.order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(out);
+				BulkCopy.get(in, out);
 				yield out;
 			}
 			case LONGS -> {
 				long[] out = new long[multiple(n, 8, "longs")];
-				in.order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(out);
+				BulkCopy.get(in, out);
 				yield out;
 			}
 			default -> throw new IllegalArgumentException("unknown value tag " + bytes[offset]);

@@ -18,6 +18,8 @@ import java.util.function.UnaryOperator;
 
 import org.jspecify.annotations.Nullable;
 
+import io.fiberjvm.internal.BulkCopy;
+
 /**
  * Java serialization for shipped functions, targets and values, behind an {@link ObjectInputFilter} allow-list
  * applied on both sides.
@@ -309,7 +311,12 @@ final class JavaSerialization {
 		}
 
 		byte[] bytes() {
-			return buf.length == count ? buf : java.util.Arrays.copyOf(buf, count);
+			if (buf.length == count) {
+				return buf;
+			}
+			byte[] bytes = new byte[count];
+			BulkCopy.copy(buf, 0, bytes, 0, count);
+			return bytes;
 		}
 	}
 

@@ -10,6 +10,8 @@ import java.util.function.UnaryOperator;
 
 import org.jspecify.annotations.Nullable;
 
+import io.fiberjvm.internal.BulkCopy;
+
 /**
  * The one codec of a run: how every value travels between its processes (pool task arguments and results,
  * queue items, manager calls and results, shared objects, ring values) and how functions and targets travel.
@@ -153,7 +155,7 @@ public final class ShippedValues implements Codec {
 			return read(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining(), what);
 		}
 		byte[] copy = new byte[bytes.remaining()];
-		bytes.duplicate().get(copy);
+		BulkCopy.get(bytes.duplicate(), copy, 0, copy.length);
 		return read(copy, 0, copy.length, what);
 	}
 

@@ -8,6 +8,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.internal.BulkCopy;
 
 /**
  * Reads one frame's fields after checking its header, refusing whatever a malformed or hostile frame could
@@ -80,7 +81,7 @@ final class FrameReader {
 			return null;
 		}
 		byte[] value = new byte[slice.remaining()];
-		slice.get(value);
+		BulkCopy.get(slice, value, 0, value.length);
 		return value;
 	}
 

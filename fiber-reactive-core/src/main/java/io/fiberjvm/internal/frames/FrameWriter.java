@@ -6,6 +6,8 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import io.fiberjvm.internal.BulkCopy;
+
 /**
  * Writes one frame of a known size: the header, then fields in the order its kind's codec reads them.
  * Numbers are big-endian; byte strings and texts carry their length first, -1 for null.
@@ -68,7 +70,7 @@ final class FrameWriter {
 			out.putInt(-1);
 		}
 		else {
-			out.putInt(bytes.length).put(bytes);
+			BulkCopy.put(out.putInt(bytes.length), bytes, 0, bytes.length);
 		}
 		return this;
 	}
@@ -84,14 +86,14 @@ final class FrameWriter {
 			out.putInt(-1);
 		}
 		else {
-			out.putInt(bytes.remaining()).put(bytes.duplicate());
+			BulkCopy.put(out.putInt(bytes.remaining()), bytes);
 		}
 		return this;
 	}
 
 	/** Bytes without a length, to the end of the frame. */
 	FrameWriter putRaw(byte[] bytes, int offset, int length) {
-		out.put(bytes, offset, length);
+		BulkCopy.put(out, bytes, offset, length);
 		return this;
 	}
 

@@ -83,7 +83,8 @@ final class QueueHost implements QueueChannel {
 			}
 			sink.onCancel(() -> {
 				synchronized (this) {
-					waitingPuts.remove(pending);
+					// By identity: two puts of equal items are still two puts, and comparing bytes costs.
+					waitingPuts.removeIf(put -> put == pending);
 				}
 			});
 			after.forEach(Runnable::run);
