@@ -1,5 +1,6 @@
 package io.fiberjvm.manager;
 
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.function.LongConsumer;
 
@@ -61,7 +62,7 @@ final class StreamIn {
 	}
 
 	/** Elements from the manager, in order. */
-	void elements(List<byte[]> batch) {
+	void elements(List<ByteBuffer> batch) {
 		FluxSink<Object> subscriber;
 		synchronized (this) {
 			subscriber = sink;
@@ -70,7 +71,7 @@ final class StreamIn {
 			// Only demand brings elements, and only a subscriber makes demand.
 			return;
 		}
-		for (byte[] element : batch) {
+		for (ByteBuffer element : batch) {
 			Object value;
 			try {
 				value = values.read(element, this.element);

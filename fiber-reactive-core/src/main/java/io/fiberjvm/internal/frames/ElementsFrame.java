@@ -1,5 +1,6 @@
 package io.fiberjvm.internal.frames;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -8,22 +9,34 @@ import java.util.List;
  * element's bytes (a sequence has no null elements).
  *
  * @param call the call's id
- * @param elements each element's bytes
+ * @param elements each element's bytes; read from a frame, each is a view of it, not a copy
  */
-public record ElementsFrame(long call, List<byte[]> elements) {
+public record ElementsFrame(long call, List<ByteBuffer> elements) {
+
+	/** Elements as a sender encoded them. */
+	public static ElementsFrame of(long call, List<byte[]> elements) {
+		return new ElementsFrame(call, elements.stream().map(ByteBuffer::wrap).toList());
+	}
 
 	public byte[] encode() {
-		// A count, then each element length-prefixed: the layout of a list of texts.
-		return FrameWriter.of(FrameKind.ELEMENTS, 0, 8 + FrameWriter.sizeOf(elements)).putLong(call).putTexts(elements).array();
+		int size = 8 + 4;
+		for (ByteBuffer element : elements) {
+			size += FrameWriter.sizeOf(element);
+		}
+		FrameWriter out = FrameWriter.of(FrameKind.ELEMENTS, 0, size).putLong(call).putInt(elements.size());
+		for (ByteBuffer element : elements) {
+			out.putBytes(element);
+		}
+		return out.array();
 	}
 
 	public static ElementsFrame decode(byte[] frame) {
 		FrameReader in = FrameReader.open(frame, FrameKind.ELEMENTS);
 		long call = in.readLong();
 		int n = in.count("elements", 4);
-		List<byte[]> elements = new ArrayList<>(n);
+		List<ByteBuffer> elements = new ArrayList<>(n);
 		for (int i = 0; i < n; i++) {
-			byte[] element = in.readBytes();
+			ByteBuffer element = in.readSlice();
 			if (element == null) {
 				throw in.malformed("a null element");
 			}

@@ -1,5 +1,6 @@
 package io.fiberjvm.internal.pool;
 
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -196,7 +197,7 @@ final class StreamAttempt implements TaskSink {
 
 		@Override
 		protected void hookOnNext(byte[] frame) {
-			List<byte[]> batch;
+			List<ByteBuffer> batch;
 			try {
 				batch = ElementsFrame.decode(frame).elements();
 			}
@@ -205,7 +206,7 @@ final class StreamAttempt implements TaskSink {
 						"it sent a malformed frame of elements (" + malformed.getMessage() + ")"));
 				return;
 			}
-			for (byte[] element : batch) {
+			for (ByteBuffer element : batch) {
 				Object value;
 				try {
 					value = codec.values().read(element, StreamAttempt.this.element);

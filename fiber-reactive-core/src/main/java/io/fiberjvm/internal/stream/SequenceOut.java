@@ -165,7 +165,7 @@ public final class SequenceOut extends BaseSubscriber<Object> {
 				batchBytes = 0;
 				lastFlush = System.nanoTime();
 			}
-			up.accept(new ElementsFrame(call, full).encode());
+			up.accept(ElementsFrame.of(call, full).encode());
 		}
 	}
 }

@@ -92,6 +92,18 @@ class FramesTest {
 	}
 
 	@Test
+	void elementsAreReadAsViewsOfTheirFrameAndANullOneIsRefused() {
+		byte[] frame = ElementsFrame.of(9, List.of(new byte[] {1, 2}, new byte[] {3})).encode();
+		ElementsFrame read = ElementsFrame.decode(frame);
+		assertThat(read.call()).isEqualTo(9);
+		assertThat(read.elements()).containsExactly(ByteBuffer.wrap(new byte[] {1, 2}), ByteBuffer.wrap(new byte[] {3}));
+		assertThat(read.elements().get(1).array()).as("an element read is a view of its frame").isSameAs(frame);
+		byte elements = FrameKind.ELEMENTS.code();
+		assertThatThrownBy(() -> ElementsFrame.decode(new byte[] {elements, 0, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 1, -1, -1, -1, -1}))
+				.isInstanceOf(CodecException.class).hasMessageContaining("a null element");
+	}
+
+	@Test
 	void queueBatchesRoundTripAndMalformedOnesAreNamed() {
 		List<ByteBuffer> items = List.of(ByteBuffer.wrap(new byte[] {1}), ByteBuffer.allocate(0), ByteBuffer.wrap(new byte[] {2, 3}));
 		byte[] batch = ItemsFrame.encode(items);

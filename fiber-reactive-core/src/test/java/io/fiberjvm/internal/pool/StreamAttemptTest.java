@@ -69,7 +69,7 @@ class StreamAttemptTest {
 		byte[] two = values.write(2, "2");
 		caller(5).then(() -> {
 			StreamAttempt a = attempt.get();
-			Flux<byte[]> down = a.open("w", Flux.just(new ElementsFrame(0, List.of(one, two)).encode()));
+			Flux<byte[]> down = a.open("w", Flux.just(ElementsFrame.of(0, List.of(one, two)).encode()));
 			StepVerifier.create(down.map(frame -> DemandFrame.decode(frame).count()))
 					.expectNext(5L)
 					.expectComplete()
@@ -84,7 +84,7 @@ class StreamAttemptTest {
 		byte[] one = values.write(1, "1");
 		caller(5).then(() -> {
 			StreamAttempt a = attempt.get();
-			a.open("w", Flux.<byte[]>just(new ElementsFrame(0, List.of(one)).encode()).concatWith(Flux.never())).subscribe();
+			a.open("w", Flux.<byte[]>just(ElementsFrame.of(0, List.of(one)).encode()).concatWith(Flux.never())).subscribe();
 			a.error(new WorkerLostException("t", "w", "its process exited"));
 		}).expectNext(1).expectErrorSatisfies(error -> assertThat(error).isInstanceOf(WorkerLostException.class)
 				.hasMessageContaining("after its stream had delivered 1 element;")
