@@ -64,7 +64,7 @@ final class Frames {
 		return ReassemblingAllocator.INSTANCE.directBuffer(bytes.length, bytes.length).writeBytes(bytes);
 	}
 
-	private static void checkSize(String route, long size, int maxPayloadSize) {
+	static void checkSize(String route, long size, int maxPayloadSize) {
 		if (size + HEADER_ROOM > maxPayloadSize) {
 			throw new FrameTooLargeException("a payload of " + size + " bytes on route '" + route
 					+ "' is over the limit of " + maxPayloadSize + " bytes (fiber.max-value-size and room for its frame)");

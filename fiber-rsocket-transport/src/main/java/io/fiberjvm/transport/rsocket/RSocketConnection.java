@@ -36,8 +36,8 @@ final class RSocketConnection implements Connection {
 
 	@Override
 	public Flux<byte[]> requestStream(String route, byte[] data) {
-		return Flux.defer(() -> socket.requestStream(Frames.payload(route, data, maxPayloadSize)))
-				.map(Frames::bytes)
+		return Parts.join(Flux.defer(() -> socket.requestStream(Frames.payload(route, data, maxPayloadSize))), maxPayloadSize)
+				.map(Parts.Inbound::data)
 				.onErrorMap(e -> Frames.fromWire(e, peerName, route));
 	}
 
@@ -45,9 +45,9 @@ final class RSocketConnection implements Connection {
 	public Flux<byte[]> requestChannel(String route, Publisher<byte[]> data) {
 		// The first frame names the route and carries no data, so an empty input still opens the channel.
 		Flux<io.rsocket.Payload> frames = Flux.concat(Mono.fromCallable(() -> Frames.routeOnly(route)),
-				Flux.from(data).map(bytes -> Frames.data(bytes, route, maxPayloadSize)));
-		return Flux.defer(() -> socket.requestChannel(frames))
-				.map(Frames::bytes)
+				Parts.out(data, route, maxPayloadSize));
+		return Parts.join(Flux.defer(() -> socket.requestChannel(frames)), maxPayloadSize)
+				.map(Parts.Inbound::data)
 				.onErrorMap(e -> Frames.fromWire(e, peerName, route));
 	}
 

@@ -46,27 +46,21 @@ final class RouterResponder implements RSocket {
 	@Override
 	public Flux<Payload> requestStream(Payload payload) {
 		String route = Frames.route(payload);
-		return router.requestStream(route, Frames.bytes(payload))
-				.map(bytes -> Frames.data(bytes, route, maxPayloadSize))
+		return Parts.out(router.requestStream(route, Frames.bytes(payload)), route, maxPayloadSize)
 				.onErrorMap(this::toWire);
 	}
 
 	@Override
 	public Flux<Payload> requestChannel(Publisher<Payload> payloads) {
-		// Each payload is read and released as it arrives; what follows holds no frames.
-		return Flux.from(payloads).map(payload -> new Inbound(Frames.route(payload), Frames.bytes(payload))).switchOnFirst((first, all) -> {
+		// Each payload is read and released as it arrives (parts put together); what follows holds no frames.
+		return Parts.join(Flux.from(payloads), maxPayloadSize).switchOnFirst((first, all) -> {
 			if (!first.hasValue()) {
 				return all.then(Mono.empty());
 			}
 			String route = Objects.requireNonNull(first.get(), "a channel's first frame").route();
-			return router.requestChannel(route, all.skip(1).map(Inbound::data))
-					.map(bytes -> Frames.data(bytes, route, maxPayloadSize))
+			return Parts.out(router.requestChannel(route, all.skip(1).map(Parts.Inbound::data)), route, maxPayloadSize)
 					.onErrorMap(this::toWire);
 		}, false);
-	}
-
-	/** A channel payload once read: its route (the first one's names the channel) and its data. */
-	private record Inbound(String route, byte[] data) {
 	}
 
 	@Override

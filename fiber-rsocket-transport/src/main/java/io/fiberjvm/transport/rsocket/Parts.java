@@ -1,0 +1,138 @@
+package io.fiberjvm.transport.rsocket;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.rsocket.Payload;
+import io.rsocket.util.ByteBufPayload;
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.SynchronousSink;
+
+import io.fiberjvm.FiberException;
+
+/**
+ * Data of streams and channels larger than 4 MiB travels as parts, each a payload of its own, sent as the
+ * receiver asks for them and put together in one array as they arrive.
+ *
+ * <p>RSocket's own fragmentation would do it in one payload, but it queues every fragment at once (other streams
+ * of the connection wait behind all of them) and the receiver keeps every fragment until the last arrives: a
+ * gigabyte of new direct memory, zeroed on the connection's thread, for a gigabyte of data, beside the array it
+ * is copied into. A part's metadata marks it: a zero byte (no route starts so), the data's total size and the
+ * part's offset. Request-response payloads are not split.
+ */
+final class Parts {
+
+	/** The largest data sent in one payload; larger data goes in parts of this size. */
+	static final int PART = 4 << 20;
+
+	private static final byte MARK = 0;
+	private static final int MARK_SIZE = 1 + 8 + 8;
+
+	private Parts() {
+	}
+
+	/**
+	 * Each datum of {@code data} as one payload, or as its parts. The source is asked for one datum at a time, and
+	 * only when the receiver wants a payload and none is left of the last datum, so it makes no more than a
+	 * plain one-payload-per-datum stream would.
+	 */
+	static Flux<Payload> out(Publisher<byte[]> data, String route, int maxPayloadSize) {
+		return Flux.from(subscriber -> Flux.from(data).subscribe(new Splitter(subscriber, route, maxPayloadSize)));
+	}
+
+	/** The number of payloads that carry {@code size} bytes. */
+	static int count(int size) {
+		return size <= PART ? 1 : (size + PART - 1) / PART;
+	}
+
+	/** Payload {@code index} of those that carry {@code data}. */
+	static Payload payload(byte[] data, int index, String route, int maxPayloadSize) {
+		if (data.length <= PART) {
+			return Frames.data(data, route, maxPayloadSize);
+		}
+		if (index == 0) {
+			Frames.checkSize(route, data.length, maxPayloadSize);
+		}
+		int offset = index * PART;
+		ByteBuf mark = Unpooled.buffer(MARK_SIZE).writeByte(MARK).writeLong(data.length).writeLong(offset);
+		return ByteBufPayload.create(Unpooled.wrappedBuffer(data, offset, Math.min(PART, data.length - offset)), mark);
+	}
+
+	/** Each payload's data, and parts put together; what arrived is released. Each subscription keeps its own state. */
+	static Flux<Inbound> join(Flux<Payload> payloads, int maxPayloadSize) {
+		return Flux.defer(() -> payloads.handle(new Joiner(maxPayloadSize)));
+	}
+
+	/** Data as it arrived, with the route of its payload ("" for a part or a payload without one). */
+	record Inbound(String route, byte[] data) {
+	}
+
+	/** Puts one subscription's parts together. */
+	private static final class Joiner implements java.util.function.BiConsumer<Payload, SynchronousSink<Inbound>> {
+
+		private final int maxPayloadSize;
+		private byte @Nullable [] current;
+		private int filled;
+
+		Joiner(int maxPayloadSize) {
+			this.maxPayloadSize = maxPayloadSize;
+		}
+
+		@Override
+		public void accept(Payload payload, SynchronousSink<Inbound> sink) {
+			if (!isPart(payload)) {
+				if (current != null) {
+					payload.release();
+					sink.error(malformed("a whole payload arrived after " + filled + " of " + current.length + " bytes of parts"));
+					return;
+				}
+				sink.next(new Inbound(Frames.route(payload), Frames.bytes(payload)));
+				return;
+			}
+			try {
+				ByteBuf mark = payload.metadata();
+				long total = mark.getLong(mark.readerIndex() + 1);
+				long offset = mark.getLong(mark.readerIndex() + 9);
+				ByteBuf data = payload.data();
+				int length = data.readableBytes();
+				byte[] into = current;
+				if (into == null) {
+					if (offset != 0 || total <= PART || total > maxPayloadSize) {
+						sink.error(malformed("a first part at " + offset + " of " + total + " bytes (limit " + maxPayloadSize + ")"));
+						return;
+					}
+					into = new byte[(int) total];
+					current = into;
+					filled = 0;
+				}
+				if (total != into.length || offset != filled || length > into.length - filled || length == 0) {
+					sink.error(malformed("a part of " + length + " bytes at " + offset + " of " + total + " where "
+							+ filled + " of " + into.length + " had come"));
+					return;
+				}
+				data.getBytes(data.readerIndex(), into, filled, length);
+				filled += length;
+				if (filled == into.length) {
+					current = null;
+					sink.next(new Inbound("", into));
+				}
+			}
+			finally {
+				payload.release();
+			}
+		}
+
+		private static boolean isPart(Payload payload) {
+			if (!payload.hasMetadata()) {
+				return false;
+			}
+			ByteBuf metadata = payload.metadata();
+			return metadata.readableBytes() == MARK_SIZE && metadata.getByte(metadata.readerIndex()) == MARK;
+		}
+
+		private static FiberException malformed(String what) {
+			return new FiberException("the peer broke a large payload's parts: " + what);
+		}
+	}
+}

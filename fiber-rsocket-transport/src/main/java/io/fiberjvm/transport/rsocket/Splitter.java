@@ -1,0 +1,149 @@
+package io.fiberjvm.transport.rsocket;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.rsocket.Payload;
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
+import reactor.core.CoreSubscriber;
+import reactor.core.publisher.Operators;
+
+/**
+ * Data out as payloads, a large datum as its parts ({@link Parts#out}): the source is asked for one datum at a
+ * time, when the receiver wants a payload and every part of the last datum has gone. One drain loop, entered
+ * by one thread at a time, does all the work, so requests, data and cancels may come from any thread.
+ */
+final class Splitter implements CoreSubscriber<byte[]>, Subscription {
+
+	private final Subscriber<? super Payload> downstream;
+	private final String route;
+	private final int maxPayloadSize;
+	private final AtomicLong requested = new AtomicLong();
+	private final AtomicInteger wip = new AtomicInteger();
+
+	private volatile @Nullable Subscription upstream;
+	private volatile byte @Nullable [] arrived;
+	private volatile boolean done;
+	private volatile @Nullable Throwable error;
+	private volatile boolean cancelled;
+
+	// Touched only inside the drain loop.
+	private byte @Nullable [] current;
+	private int next;
+	private boolean asked;
+
+	Splitter(Subscriber<? super Payload> downstream, String route, int maxPayloadSize) {
+		this.downstream = downstream;
+		this.route = route;
+		this.maxPayloadSize = maxPayloadSize;
+	}
+
+	@Override
+	public void onSubscribe(Subscription subscription) {
+		if (Operators.validate(upstream, subscription)) {
+			upstream = subscription;
+			// Nothing is asked for until the receiver asks.
+			downstream.onSubscribe(this);
+		}
+	}
+
+	@Override
+	public void request(long n) {
+		if (Operators.validate(n)) {
+			requested.getAndUpdate(current -> Operators.addCap(current, n));
+			drain();
+		}
+	}
+
+	@Override
+	public void cancel() {
+		cancelled = true;
+		Subscription subscription = upstream;
+		if (subscription != null) {
+			subscription.cancel();
+		}
+	}
+
+	@Override
+	public void onNext(byte[] data) {
+		arrived = data;
+		drain();
+	}
+
+	@Override
+	public void onComplete() {
+		done = true;
+		drain();
+	}
+
+	@Override
+	public void onError(Throwable failure) {
+		error = failure;
+		done = true;
+		drain();
+	}
+
+	private void drain() {
+		if (wip.getAndIncrement() != 0) {
+			return;
+		}
+		int missed = 1;
+		do {
+			long wanted = requested.get();
+			long sent = 0;
+			while (!cancelled) {
+				byte[] data = current;
+				if (data != null && next < Parts.count(data.length)) {
+					if (sent == wanted) {
+						break;
+					}
+					Payload payload;
+					try {
+						payload = Parts.payload(data, next, route, maxPayloadSize);
+					}
+					catch (RuntimeException tooLarge) {
+						cancel();
+						downstream.onError(tooLarge);
+						return;
+					}
+					next++;
+					sent++;
+					downstream.onNext(payload);
+					continue;
+				}
+				byte[] fresh = arrived;
+				if (fresh != null) {
+					arrived = null;
+					asked = false;
+					current = fresh;
+					next = 0;
+					continue;
+				}
+				current = null;
+				if (done) {
+					Throwable failure = error;
+					cancelled = true;
+					if (failure != null) {
+						downstream.onError(failure);
+					}
+					else {
+						downstream.onComplete();
+					}
+					return;
+				}
+				if (sent == wanted || asked) {
+					break;
+				}
+				asked = true;
+				java.util.Objects.requireNonNull(upstream, "subscribed").request(1);
+			}
+			if (sent != 0 && wanted != Long.MAX_VALUE) {
+				requested.addAndGet(-sent);
+			}
+			missed = wip.addAndGet(-missed);
+		}
+		while (missed != 0);
+	}
+}

@@ -1,0 +1,140 @@
+package io.fiberjvm.transport.rsocket;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.rsocket.Payload;
+import io.rsocket.util.ByteBufPayload;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import reactor.core.publisher.Flux;
+import reactor.test.StepVerifier;
+
+import io.fiberjvm.FiberException;
+import io.fiberjvm.transport.Connection;
+import io.fiberjvm.transport.Endpoint;
+import io.fiberjvm.transport.Router;
+import io.fiberjvm.transport.Routes;
+import io.fiberjvm.transport.TransportServer;
+import io.fiberjvm.transport.TransportSettings;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Data larger than a part crosses a real connection as parts, at the receiver's pace, and is put together whole. */
+@Timeout(120)
+class PartsTest {
+
+	private static final Duration WAIT = Duration.ofSeconds(60);
+
+	/** Values up to 64 MiB; frames of 1 MiB. */
+	private final TransportSettings settings = new TransportSettings("parts-secret", 1 << 20, 64 << 20, Duration.ofMillis(500),
+			Duration.ofSeconds(5));
+
+	private final List<Runnable> cleanup = new CopyOnWriteArrayList<>();
+
+	@AfterEach
+	void close() {
+		cleanup.forEach(Runnable::run);
+	}
+
+	private static byte[] data(int size, int seed) {
+		byte[] data = new byte[size];
+		new Random(seed).nextBytes(data);
+		return data;
+	}
+
+	private Connection connect(Router router) {
+		RSocketTransport transport = new RSocketTransport(settings);
+		TransportServer server = transport.bind(new Endpoint("127.0.0.1", 0), peer -> router).block(WAIT);
+		cleanup.add(server::dispose);
+		Connection connection = transport.connect(server.address(), "client", Router.none()).block(WAIT);
+		cleanup.add(connection::dispose);
+		return connection;
+	}
+
+	@Test
+	void streamsAndChannelsCarryDataOfManyPartsWholeAndInOrderBesideSmallData() {
+		byte[] big = data(Parts.PART * 2 + 12345, 1);
+		byte[] exact = data(Parts.PART, 2);
+		Routes routes = Routes.empty()
+				.withStream("three", bytes -> Flux.just(bytes, new byte[] {7}, bytes))
+				.withChannel("sizes", in -> in.map(bytes -> (bytes.length + ":" + bytes[bytes.length - 1]).getBytes(StandardCharsets.UTF_8)))
+				.withChannel("echo", in -> in);
+		Connection c = connect(routes);
+		StepVerifier.create(c.requestStream("three", big))
+				.assertNext(back -> assertThat(back).isEqualTo(big))
+				.assertNext(back -> assertThat(back).containsExactly(7))
+				.assertNext(back -> assertThat(back).isEqualTo(big))
+				.expectComplete().verify(WAIT);
+		StepVerifier.create(c.requestChannel("sizes", Flux.just(big, new byte[] {3}, exact)).map(b -> new String(b, StandardCharsets.UTF_8)))
+				.expectNext(big.length + ":" + big[big.length - 1], "1:3", exact.length + ":" + exact[exact.length - 1])
+				.expectComplete().verify(WAIT);
+		StepVerifier.create(c.requestChannel("echo", Flux.just(exact, big)))
+				.assertNext(back -> assertThat(back).isEqualTo(exact))
+				.assertNext(back -> assertThat(back).isEqualTo(big))
+				.expectComplete().verify(WAIT);
+	}
+
+	@Test
+	void theSenderIsAskedForNoMoreDataThanTheReceiverWants() {
+		byte[] big = data(Parts.PART * 2 + 1, 3);
+		List<Long> asked = new CopyOnWriteArrayList<>();
+		Routes routes = Routes.empty().withStream("many", bytes -> Flux.range(0, 5).map(i -> big).doOnRequest(asked::add));
+		Connection c = connect(routes);
+		StepVerifier.create(c.requestStream("many", new byte[0]), 1)
+				.assertNext(back -> assertThat(back).isEqualTo(big))
+				// Parts of the next datum are not sent ahead: the publisher was asked for one.
+				.expectNoEvent(Duration.ofMillis(300))
+				.then(() -> assertThat(asked.stream().mapToLong(Long::longValue).sum()).isEqualTo(1))
+				.thenRequest(4)
+				.expectNextCount(4)
+				.expectComplete().verify(WAIT);
+	}
+
+	@Test
+	void partsOutOfOrderOrCutByAWholePayloadFailSayingSoAndAreReleased() {
+		byte[] big = data(Parts.PART + 10, 4);
+		List<Payload> parts = Parts.out(Flux.just(big), "r", 64 << 20).collectList().block(WAIT);
+		assertThat(parts).hasSize(2);
+		Payload whole = ByteBufPayload.create(Unpooled.wrappedBuffer(new byte[] {1}));
+		StepVerifier.create(Parts.join(Flux.just(parts.get(0), whole), 64 << 20))
+				.expectErrorSatisfies(e -> assertThat(e).isInstanceOf(FiberException.class)
+						.hasMessageContaining("a whole payload arrived after " + Parts.PART + " of " + big.length))
+				.verify(WAIT);
+		assertThat(parts.get(0).refCnt()).isZero();
+		assertThat(whole.refCnt()).isZero();
+		parts.get(1).release();
+
+		List<Payload> again = Parts.out(Flux.just(big), "r", 64 << 20).collectList().block(WAIT);
+		StepVerifier.create(Parts.join(Flux.just(again.get(1)), 64 << 20))
+				.expectErrorSatisfies(e -> assertThat(e).hasMessageContaining("a first part at " + Parts.PART))
+				.verify(WAIT);
+		assertThat(again.get(1).refCnt()).isZero();
+		again.get(0).release();
+
+		List<Payload> tooLarge = Parts.out(Flux.just(big), "r", 64 << 20).collectList().block(WAIT);
+		StepVerifier.create(Parts.join(Flux.fromIterable(tooLarge), Parts.PART + 1))
+				.expectErrorSatisfies(e -> assertThat(e).hasMessageContaining("(limit " + (Parts.PART + 1) + ")"))
+				.verify(WAIT);
+		tooLarge.stream().filter(p -> p.refCnt() > 0).forEach(Payload::release);
+	}
+
+	@Test
+	void dataUpToAPartIsOnePayloadAndLargerDataOverTheLimitIsRefusedBeforeAnyPart() {
+		assertThat(Parts.out(Flux.just(new byte[Parts.PART]), "r", 64 << 20).collectList().block(WAIT)).singleElement()
+				.satisfies(payload -> {
+					ByteBuf data = payload.data();
+					assertThat(data.readableBytes()).isEqualTo(Parts.PART);
+					payload.release();
+				});
+		StepVerifier.create(Parts.out(Flux.just(new byte[Parts.PART * 2]), "route-x", Parts.PART))
+				.expectErrorSatisfies(e -> assertThat(e).hasMessageContaining("route-x").hasMessageContaining("max-value-size"))
+				.verify(WAIT);
+	}
+}
