@@ -7,6 +7,7 @@ import io.rsocket.util.ByteBufPayload;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import reactor.core.publisher.SynchronousSink;
 
 import io.fiberjvm.FiberException;
@@ -43,7 +44,8 @@ final class Parts {
 
 	/** The number of payloads that carry {@code size} bytes. */
 	static int count(int size) {
-		return size <= PART ? 1 : (size + PART - 1) / PART;
+		// In longs: near 2 GiB, size + PART would overflow.
+		return size <= PART ? 1 : (int) ((size + (long) PART - 1) / PART);
 	}
 
 	/** Payload {@code index} of those that carry {@code data}. */
@@ -61,7 +63,10 @@ final class Parts {
 
 	/** Each payload's data, and parts put together; what arrived is released. Each subscription keeps its own state. */
 	static Flux<Inbound> join(Flux<Payload> payloads, int maxPayloadSize) {
-		return Flux.defer(() -> payloads.handle(new Joiner(maxPayloadSize)));
+		return Flux.defer(() -> {
+			Joiner joiner = new Joiner(maxPayloadSize);
+			return payloads.handle(joiner).concatWith(Mono.defer(joiner::end));
+		});
 	}
 
 	/** Data as it arrived, with the route of its payload ("" for a part or a payload without one). */
@@ -121,6 +126,13 @@ final class Parts {
 			finally {
 				payload.release();
 			}
+		}
+
+		/** At the end of the payloads: nothing, or an error when a datum's parts stopped short. */
+		Mono<Inbound> end() {
+			byte[] into = current;
+			return into == null ? Mono.empty()
+					: Mono.error(malformed("the payloads ended after " + filled + " of " + into.length + " bytes of parts"));
 		}
 
 		private static boolean isPart(Payload payload) {

@@ -9,6 +9,7 @@ import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Operators;
+import reactor.util.context.Context;
 
 /**
  * Data out as payloads, a large datum as its parts ({@link Parts#out}): the source is asked for one datum at a
@@ -38,6 +39,11 @@ final class Splitter implements CoreSubscriber<byte[]>, Subscription {
 		this.downstream = downstream;
 		this.route = route;
 		this.maxPayloadSize = maxPayloadSize;
+	}
+
+	@Override
+	public Context currentContext() {
+		return downstream instanceof CoreSubscriber<?> core ? core.currentContext() : Context.empty();
 	}
 
 	@Override
@@ -93,7 +99,13 @@ final class Splitter implements CoreSubscriber<byte[]>, Subscription {
 		do {
 			long wanted = requested.get();
 			long sent = 0;
-			while (!cancelled) {
+			while (true) {
+				if (cancelled) {
+					// Nothing more goes out; the data need not stay reachable.
+					current = null;
+					arrived = null;
+					break;
+				}
 				byte[] data = current;
 				if (data != null && next < Parts.count(data.length)) {
 					if (sent == wanted) {
@@ -113,6 +125,8 @@ final class Splitter implements CoreSubscriber<byte[]>, Subscription {
 					downstream.onNext(payload);
 					continue;
 				}
+				// Read before the datum: an end seen first means every datum before it has arrived.
+				boolean ended = done;
 				byte[] fresh = arrived;
 				if (fresh != null) {
 					arrived = null;
@@ -122,7 +136,7 @@ final class Splitter implements CoreSubscriber<byte[]>, Subscription {
 					continue;
 				}
 				current = null;
-				if (done) {
+				if (ended) {
 					Throwable failure = error;
 					cancelled = true;
 					if (failure != null) {
@@ -139,8 +153,9 @@ final class Splitter implements CoreSubscriber<byte[]>, Subscription {
 				asked = true;
 				java.util.Objects.requireNonNull(upstream, "subscribed").request(1);
 			}
-			if (sent != 0 && wanted != Long.MAX_VALUE) {
-				requested.addAndGet(-sent);
+			if (sent != 0) {
+				long produced = sent;
+				requested.getAndUpdate(r -> r == Long.MAX_VALUE ? r : r - produced);
 			}
 			missed = wip.addAndGet(-missed);
 		}

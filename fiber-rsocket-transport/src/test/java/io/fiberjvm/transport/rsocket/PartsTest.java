@@ -126,6 +126,20 @@ class PartsTest {
 	}
 
 	@Test
+	void partsThatStopShortFailAndCountsHoldNearTwoGibibytes() {
+		byte[] big = data(Parts.PART + 10, 5);
+		List<Payload> parts = Parts.out(Flux.just(big), "r", 64 << 20).collectList().block(WAIT);
+		StepVerifier.create(Parts.join(Flux.just(parts.get(0)), 64 << 20))
+				.expectErrorSatisfies(e -> assertThat(e).hasMessageContaining("ended after " + Parts.PART + " of " + big.length))
+				.verify(WAIT);
+		parts.get(1).release();
+		assertThat(Parts.count(Integer.MAX_VALUE - 8)).isEqualTo(512);
+		assertThat(Parts.count(2046 << 20)).isEqualTo(512);
+		assertThat(Parts.count(Parts.PART + 1)).isEqualTo(2);
+		assertThat(Parts.count(0)).isEqualTo(1);
+	}
+
+	@Test
 	void dataUpToAPartIsOnePayloadAndLargerDataOverTheLimitIsRefusedBeforeAnyPart() {
 		assertThat(Parts.out(Flux.just(new byte[Parts.PART]), "r", 64 << 20).collectList().block(WAIT)).singleElement()
 				.satisfies(payload -> {
