@@ -43,20 +43,14 @@ public record CallFrame(Mode mode, long id, long object, String name, List<Strin
 	public byte[] encode() {
 		byte[] method = FrameWriter.utf8(name);
 		List<byte[]> types = FrameWriter.utf8(parameterTypes);
-		int size = 8 + 8 + FrameWriter.sizeOf(method) + FrameWriter.sizeOf(types) + 4;
-		for (ByteBuffer arg : args) {
-			size += FrameWriter.sizeOf(arg);
-		}
-		FrameWriter out = FrameWriter.of(FrameKind.CALL, mode.ordinal(), size)
+		int size = 8 + 8 + FrameWriter.sizeOf(method) + FrameWriter.sizeOf(types) + FrameWriter.sizeOfAll(args);
+		return FrameWriter.of(FrameKind.CALL, mode.ordinal(), size)
 				.putLong(id)
 				.putLong(object)
 				.putBytes(method)
 				.putTexts(types)
-				.putInt(args.size());
-		for (ByteBuffer arg : args) {
-			out.putBytes(arg);
-		}
-		return out.array();
+				.putAll(args)
+				.array();
 	}
 
 	public static CallFrame decode(byte[] frame) {

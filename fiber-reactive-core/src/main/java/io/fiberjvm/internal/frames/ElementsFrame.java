@@ -19,15 +19,7 @@ public record ElementsFrame(long call, List<ByteBuffer> elements) {
 	}
 
 	public byte[] encode() {
-		int size = 8 + 4;
-		for (ByteBuffer element : elements) {
-			size += FrameWriter.sizeOf(element);
-		}
-		FrameWriter out = FrameWriter.of(FrameKind.ELEMENTS, 0, size).putLong(call).putInt(elements.size());
-		for (ByteBuffer element : elements) {
-			out.putBytes(element);
-		}
-		return out.array();
+		return FrameWriter.of(FrameKind.ELEMENTS, 0, 8 + FrameWriter.sizeOfAll(elements)).putLong(call).putAll(elements).array();
 	}
 
 	public static ElementsFrame decode(byte[] frame) {

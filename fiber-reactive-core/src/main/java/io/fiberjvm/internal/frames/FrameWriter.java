@@ -41,6 +41,15 @@ final class FrameWriter {
 		return size;
 	}
 
+	/** The bytes a count of byte strings and each of them, length-prefixed, take, given their remaining bytes. */
+	static int sizeOfAll(List<? extends @Nullable ByteBuffer> buffers) {
+		int size = 4;
+		for (ByteBuffer buffer : buffers) {
+			size += sizeOf(buffer);
+		}
+		return size;
+	}
+
 	static byte @Nullable [] utf8(@Nullable String text) {
 		return text == null ? null : text.getBytes(StandardCharsets.UTF_8);
 	}
@@ -101,6 +110,13 @@ final class FrameWriter {
 	FrameWriter putTexts(List<byte[]> texts) {
 		out.putInt(texts.size());
 		texts.forEach(this::putBytes);
+		return this;
+	}
+
+	/** A count of byte strings, then each one's remaining bytes, length-prefixed; no position moves. */
+	FrameWriter putAll(List<? extends @Nullable ByteBuffer> buffers) {
+		out.putInt(buffers.size());
+		buffers.forEach(this::putBytes);
 		return this;
 	}
 

@@ -16,20 +16,12 @@ public final class ItemsFrame {
 
 	/** A frame of {@code items}, each written from its remaining bytes (their positions do not move). */
 	public static byte[] encode(List<ByteBuffer> items) {
-		int size = 4;
-		for (ByteBuffer item : items) {
-			size += FrameWriter.sizeOf(item);
-		}
-		FrameWriter out = FrameWriter.of(FrameKind.ITEMS, 0, size).putInt(items.size());
-		for (ByteBuffer item : items) {
-			out.putBytes(item);
-		}
-		return out.array();
+		return FrameWriter.of(FrameKind.ITEMS, 0, FrameWriter.sizeOfAll(items)).putAll(items).array();
 	}
 
 	/** One item. */
 	public static byte[] encode(ByteBuffer item) {
-		return FrameWriter.of(FrameKind.ITEMS, 0, 4 + FrameWriter.sizeOf(item)).putInt(1).putBytes(item).array();
+		return encode(List.of(item));
 	}
 
 	/** The items of {@code frame}, as views of it. */

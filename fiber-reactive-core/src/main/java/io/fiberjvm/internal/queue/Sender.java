@@ -11,14 +11,14 @@ import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
-import org.reactivestreams.Subscription;
-import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
 import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
+
+import io.fiberjvm.internal.stream.EarlyDemandSubscriber;
 
 /**
  * The producer's side of a queue session: asks the user's publisher for exactly as many items as the
@@ -27,7 +27,7 @@ import reactor.core.scheduler.Schedulers;
  * <p>Batching is opportunistic: items are encoded as they arrive and a worker sends whatever has piled
  * up since its last send, so a fast publisher fills large batches and a slow one is not held back.
  */
-final class Sender<T> extends BaseSubscriber<T> {
+final class Sender<T> extends EarlyDemandSubscriber<T> {
 
 	private final Function<T, ByteBuffer> encode;
 	private final int maxBatchItems;
@@ -53,7 +53,8 @@ final class Sender<T> extends BaseSubscriber<T> {
 			Sender<T> sender = new Sender<>(encode, maxBatchItems, maxBatchBytes, done);
 			// Subscribed first, so the first grant finds a subscription to request from.
 			Flux.<T>from(items).subscribe(sender);
-			var grants = channel.send(sender.batches.asFlux()).subscribe(sender::grant,
+			// Each grant is room for that many more items, asked of the publisher.
+			var grants = channel.send(sender.batches.asFlux()).subscribe(sender::ask,
 					error -> sender.fail(error), () -> sender.finished());
 			done.onCancel(() -> {
 				grants.dispose();
@@ -61,35 +62,6 @@ final class Sender<T> extends BaseSubscriber<T> {
 				sender.worker.dispose();
 			});
 		});
-	}
-
-	private long grantedBeforeSubscription;
-	private boolean subscribed;
-
-	@Override
-	protected void hookOnSubscribe(Subscription subscription) {
-		// Nothing is asked for until the host grants room; grants that came first are asked for now.
-		long early;
-		synchronized (this) {
-			subscribed = true;
-			early = grantedBeforeSubscription;
-			grantedBeforeSubscription = 0;
-		}
-		if (early > 0) {
-			request(early);
-		}
-	}
-
-	/** Room granted by the host: ask the publisher for that many more items. */
-	private void grant(long n) {
-		synchronized (this) {
-			if (!subscribed) {
-				// A publisher may call onSubscribe later, on another thread; keep the grant until then.
-				grantedBeforeSubscription += n;
-				return;
-			}
-		}
-		request(n);
 	}
 
 	@Override

@@ -6,8 +6,6 @@ import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
-import org.reactivestreams.Subscription;
-import reactor.core.publisher.BaseSubscriber;
 
 import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.internal.frames.ElementsFrame;
@@ -21,7 +19,7 @@ import io.fiberjvm.internal.frames.ElementsFrame;
  * held more than a few milliseconds for its batch, in the order they were made, and the end goes up after the
  * last of them.
  */
-public final class SequenceOut extends BaseSubscriber<Object> {
+public final class SequenceOut extends EarlyDemandSubscriber<Object> {
 
 	/** Elements a frame carries at most. */
 	public static final int BATCH = 512;
@@ -47,9 +45,6 @@ public final class SequenceOut extends BaseSubscriber<Object> {
 	private boolean demanding;
 	/** When a batch last went up. */
 	private long lastFlush = System.nanoTime();
-	/** Demand that came before the publisher subscribed this: asked for when it does. */
-	private long early;
-	private boolean subscribed;
 	/** Held while a batch, or the end, is taken and sent: what goes up keeps the order it was made in. */
 	private final Object sending = new Object();
 
@@ -70,20 +65,6 @@ public final class SequenceOut extends BaseSubscriber<Object> {
 		this.end = end;
 	}
 
-	@Override
-	protected void hookOnSubscribe(Subscription subscription) {
-		// Nothing is made until the caller asks; what it asked for before this is asked for now.
-		long asked;
-		synchronized (this) {
-			subscribed = true;
-			asked = early;
-			early = 0;
-		}
-		if (asked > 0) {
-			request(asked);
-		}
-	}
-
 	/** Cancels, on the executor. */
 	public void cancelOnExecutor() {
 		executor.execute(this::cancel);
@@ -93,14 +74,10 @@ public final class SequenceOut extends BaseSubscriber<Object> {
 	public void demand(long n) {
 		executor.execute(() -> {
 			synchronized (this) {
-				if (!subscribed) {
-					early += n;
-					return;
-				}
 				demanding = true;
 			}
 			try {
-				request(n);
+				ask(n);
 			}
 			finally {
 				synchronized (this) {
