@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.codec.CodecException;
@@ -36,6 +37,9 @@ final class MemberContext implements RingContext {
 
 	/** How many segments of one message are in flight to a peer at once. */
 	private static final int SEGMENTS_IN_FLIGHT = 4;
+
+	/** Messages of values smaller than this are decoded on the thread they arrive on. */
+	private static final int DECODED_IN_PLACE = 1 << 20;
 
 	private final int rank;
 	private final int size;
@@ -181,7 +185,8 @@ final class MemberContext implements RingContext {
 			}).cache();
 		}
 		// A null broadcast is an empty Mono everywhere, as on rank 0.
-		return take(seq, 0, 0, "broadcast").flatMap(bytes -> Mono.justOrEmpty(this.<T>decodeValue(bytes, "the broadcast value from rank 0")))
+		return take(seq, 0, 0, "broadcast").flatMap(MemberContext::offTheConnection)
+				.flatMap(bytes -> Mono.justOrEmpty(this.<T>decodeValue(bytes, "the broadcast value from rank 0")))
 				.cache();
 	}
 
@@ -192,7 +197,7 @@ final class MemberContext implements RingContext {
 			return Mono.defer(() -> send(0, seq, 0, encodeValue(value, "the gathered value of rank " + rank))).thenReturn(List.<T>of()).cache();
 		}
 		return Flux.range(1, size - 1)
-				.concatMap(peer -> take(seq, 0, peer, "gather").map(bytes -> Optional.ofNullable(
+				.concatMap(peer -> take(seq, 0, peer, "gather").flatMap(MemberContext::offTheConnection).map(bytes -> Optional.ofNullable(
 						this.<T>decodeValue(bytes, "the gathered value of rank " + peer))))
 				.collectList()
 				.map(others -> {
@@ -209,15 +214,32 @@ final class MemberContext implements RingContext {
 		return AnswerFrame.encode(Answer.of(0, runtime.values().write(value, what)));
 	}
 
+	/**
+	 * A message of a value, handed on from the connection's thread to a worker's when it is large: its decoding
+	 * copies every byte into a new array, and a gigabyte's would hold up the connection's keep-alives for seconds.
+	 */
+	private static Mono<ByteBuffer> offTheConnection(ByteBuffer message) {
+		Mono<ByteBuffer> it = Mono.just(message);
+		return message.remaining() < DECODED_IN_PLACE ? it : it.publishOn(Schedulers.boundedElastic());
+	}
+
 	@SuppressWarnings("unchecked")
 	private <T> @Nullable T decodeValue(ByteBuffer message, String what) {
-		byte[] frame = new byte[message.remaining()];
-		message.get(frame);
-		Answer value = AnswerFrame.decode(frame);
+		Answer value = AnswerFrame.decode(wholeArray(message));
 		if (value.failed()) {
 			throw new CodecException(what + " arrived as an error, not a value");
 		}
 		return (T) runtime.values().read(value.value(), what);
+	}
+
+	/** The message's bytes: the array they fill, when they fill one (a message put together from segments), else a copy. */
+	private static byte[] wholeArray(ByteBuffer message) {
+		if (message.hasArray() && message.arrayOffset() + message.position() == 0 && message.remaining() == message.array().length) {
+			return message.array();
+		}
+		byte[] frame = new byte[message.remaining()];
+		message.duplicate().get(frame);
+		return frame;
 	}
 
 	/**

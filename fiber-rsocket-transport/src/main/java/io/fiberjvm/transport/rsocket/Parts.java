@@ -27,6 +27,9 @@ final class Parts {
 	/** The largest data sent in one payload; larger data goes in parts of this size. */
 	static final int PART = 4 << 20;
 
+	/** The most payloads a receiver asks for ahead: at most 128 MiB of parts queued before a keep-alive. */
+	static final int WINDOW = 32;
+
 	private static final byte MARK = 0;
 	private static final int MARK_SIZE = 1 + 8 + 8;
 
@@ -61,11 +64,14 @@ final class Parts {
 		return ByteBufPayload.create(Unpooled.wrappedBuffer(data, offset, Math.min(PART, data.length - offset)), mark);
 	}
 
-	/** Each payload's data, and parts put together; what arrived is released. Each subscription keeps its own state. */
+	/**
+	 * Each payload's data, and parts put together; what arrived is released. The sender is asked for at most
+	 * {@link #WINDOW} payloads ahead, however much the receiver wants. Each subscription keeps its own state.
+	 */
 	static Flux<Inbound> join(Flux<Payload> payloads, int maxPayloadSize) {
 		return Flux.defer(() -> {
 			Joiner joiner = new Joiner(maxPayloadSize);
-			return payloads.handle(joiner).concatWith(Mono.defer(joiner::end));
+			return DemandWindow.of(payloads, WINDOW).handle(joiner).concatWith(Mono.defer(joiner::end));
 		});
 	}
 
