@@ -38,8 +38,9 @@ import io.fiberjvm.AsyncCloseable;
  * when it cancels, fails or dies go back to the front of the queue and are handed out again, so such
  * an item may be seen twice and may then come before later items of its producer.</li>
  * <li><b>Demand is the consumer's.</b> {@link #receive()} asks the host for no more items than its
- * subscriber requested, and never more than its prefetch ahead of what the subscriber acknowledged;
- * items reach the subscriber on a worker of {@link Schedulers#boundedElastic()}, where blocking is
+ * subscriber requested, and never more than its prefetch ahead of what the subscriber acknowledged,
+ * nor, beyond the first, items of 64 MiB or more all told unacknowledged (a prefetch of large items does
+ * not fill the consumer's memory); items reach the subscriber on a worker of {@link Schedulers#boundedElastic()}, where blocking is
  * allowed, unless the consumer chose a scheduler ({@link #receive(int, Scheduler)}).</li>
  * <li><b>Closing</b> ({@link #close()}, {@link #closeAsync()}) refuses new items; consumers receive what is
  * left and complete once nothing is waiting or handed out unacknowledged. A closed, drained queue is then

@@ -21,10 +21,14 @@ import io.fiberjvm.queue.QueueStats;
 
 /**
  * The state of one queue, in the process that hosts it: waiting items, consumer and producer sessions,
- * waiting puts. Every change happens under this object's lock, and so does every emission to a session,
+ * waiting puts. A consumer gets items up to its credit, and beyond its first unacknowledged item no more than
+ * {@link #PREFETCH_BYTES} of them, so a prefetch of large items does not fill its JVM. Every change happens under this object's lock, and so does every emission to a session,
  * which keeps each session's batches in order; completions of callers' Monos run after the lock is released.
  */
 final class QueueHost implements QueueChannel {
+
+	/** A consumer holding this many bytes of items unacknowledged gets no more until it acknowledges some. */
+	static final long PREFETCH_BYTES = 64L << 20;
 
 	private final String id;
 	private final int capacity;
@@ -177,7 +181,7 @@ final class QueueHost implements QueueChannel {
 			}
 			long acked = Math.min(acknowledged, consumer.handedOut.size());
 			for (long i = 0; i < acked; i++) {
-				consumer.handedOut.poll();
+				consumer.handedBytes -= consumer.handedOut.remove().remaining();
 			}
 			handedOut -= (int) acked;
 			takes += acked;
@@ -200,6 +204,7 @@ final class QueueHost implements QueueChannel {
 			}
 			handedOut -= consumer.handedOut.size();
 			consumer.handedOut.clear();
+			consumer.handedBytes = 0;
 			consumer.batches.tryEmitComplete();
 			admit(after);
 			completeIfDrained();
@@ -294,10 +299,11 @@ final class QueueHost implements QueueChannel {
 				int n = consumers.size();
 				for (int i = 0; i < n && !waiting.isEmpty(); i++) {
 					Consumer consumer = consumers.get((nextConsumer + i) % n);
-					if (consumer.credit > 0) {
+					if (consumer.credit > 0 && (consumer.handedOut.isEmpty() || consumer.handedBytes < PREFETCH_BYTES)) {
 						ByteBuffer item = waiting.poll();
 						consumer.credit--;
 						consumer.handedOut.add(item);
+						consumer.handedBytes += item.remaining();
 						handedOut++;
 						batches.computeIfAbsent(consumer, c -> new ArrayList<>()).add(item);
 						progress = true;
@@ -387,6 +393,7 @@ final class QueueHost implements QueueChannel {
 	private static final class Consumer {
 		final Sinks.Many<List<ByteBuffer>> batches = Sinks.many().unicast().onBackpressureBuffer();
 		final ArrayDeque<ByteBuffer> handedOut = new ArrayDeque<>();
+		long handedBytes;
 		long credit;
 		Disposable upstream = () -> { };
 	}

@@ -12,6 +12,7 @@ import reactor.test.StepVerifier;
 import io.fiberjvm.queue.Delivery;
 import io.fiberjvm.queue.FiberQueue;
 import io.fiberjvm.queue.QueueClosedException;
+import io.fiberjvm.queue.QueueStats;
 import io.fiberjvm.runtime.InProcessRuntime;
 import io.fiberjvm.transport.MeteredSubscriber;
 
@@ -119,6 +120,26 @@ class LocalQueueTest {
 				.assertNext(items -> assertThat(items).containsExactlyInAnyOrder(3, 4, 5, 6, 7, 8, 9))
 				.verifyComplete();
 		assertThat(open.stream().map(Delivery::value).toList()).containsExactly(0, 1, 2, 3, 4, 5, 6);
+	}
+
+	@Test
+	void aConsumerHoldsAtMostItsPrefetchInBytesOfLargeItems() {
+		int size = 40 << 20;
+		FiberQueue<byte[]> q = queues.create(byte[].class, 8);
+		StepVerifier.create(q.send(Flux.range(0, 3).map(i -> new byte[size]))).verifyComplete();
+		List<Delivery<byte[]>> open = new java.util.concurrent.CopyOnWriteArrayList<>();
+		var subscription = q.receiveManualAck(8).subscribe(open::add);
+		// The first item goes whatever its size; the second while less than 64 MiB is out; the third waits.
+		await().until(() -> open.size() == 2);
+		QueueStats held = q.localStats().orElseThrow();
+		assertThat(held.unacknowledged()).isEqualTo(2);
+		assertThat(held.depth()).isEqualTo(1);
+		open.get(0).ack();
+		await().until(() -> open.size() == 3);
+		assertThat(open).allSatisfy(delivery -> assertThat(delivery.value()).hasSize(size));
+		open.forEach(Delivery::ack);
+		await().until(() -> q.localStats().orElseThrow().unacknowledged() == 0);
+		subscription.dispose();
 	}
 
 	@Test
