@@ -54,7 +54,7 @@ final class Frames {
 	 * stays where it is: Netty's pool keeps no buffer over 1 MiB, and pieces of it, held by a payload in flight,
 	 * made the pool take new memory each time, which is only given back at a garbage collection.
 	 */
-	private static ByteBuf data(byte[] bytes) {
+	static ByteBuf data(byte[] bytes) {
 		if (bytes.length == 0) {
 			return Unpooled.EMPTY_BUFFER;
 		}

@@ -27,8 +27,15 @@ final class Parts {
 	/** The largest data sent in one payload; larger data goes in parts of this size. */
 	static final int PART = 4 << 20;
 
-	/** The most payloads a receiver asks for ahead: at most 128 MiB of parts queued before a keep-alive. */
-	static final int WINDOW = 32;
+	/**
+	 * The bytes of large payloads a stream may have made and not yet written: one more waits until some are. A
+	 * receiver that asks without bound (a manager's session, a pool's results) would otherwise have every part of
+	 * a gigabyte queued at once, ahead of the connection's keep-alives and other streams.
+	 */
+	static final long UNWRITTEN = 32 << 20;
+
+	/** Payloads with at least this much data are counted against {@link #UNWRITTEN}; smaller ones are copied at once. */
+	static final int TRACKED = 1 << 20;
 
 	private static final byte MARK = 0;
 	private static final int MARK_SIZE = 1 + 8 + 8;
@@ -51,27 +58,35 @@ final class Parts {
 		return size <= PART ? 1 : (int) ((size + (long) PART - 1) / PART);
 	}
 
-	/** Payload {@code index} of those that carry {@code data}. */
-	static Payload payload(byte[] data, int index, String route, int maxPayloadSize) {
+	/** The bytes of payload {@code index} of those that carry {@code data}. */
+	static int size(byte[] data, int index) {
+		return data.length <= PART ? data.length : Math.min(PART, data.length - index * PART);
+	}
+
+	/**
+	 * Payload {@code index} of those that carry {@code data}; {@code written} runs once the transport is done with
+	 * its data (written, or dropped), when it has at least {@link #TRACKED} bytes.
+	 */
+	static Payload payload(byte[] data, int index, String route, int maxPayloadSize, Runnable written) {
 		if (data.length <= PART) {
-			return Frames.data(data, route, maxPayloadSize);
+			Frames.checkSize(route, data.length, maxPayloadSize);
+			return ByteBufPayload.create(data.length < TRACKED ? Frames.data(data) : new WrittenSignal(data, written));
 		}
 		if (index == 0) {
 			Frames.checkSize(route, data.length, maxPayloadSize);
 		}
 		int offset = index * PART;
+		int length = size(data, index);
 		ByteBuf mark = Unpooled.buffer(MARK_SIZE).writeByte(MARK).writeLong(data.length).writeLong(offset);
-		return ByteBufPayload.create(Unpooled.wrappedBuffer(data, offset, Math.min(PART, data.length - offset)), mark);
+		ByteBuf part = length < TRACKED ? Unpooled.wrappedBuffer(data, offset, length) : new WrittenSignal(data, written).slice(offset, length);
+		return ByteBufPayload.create(part, mark);
 	}
 
-	/**
-	 * Each payload's data, and parts put together; what arrived is released. The sender is asked for at most
-	 * {@link #WINDOW} payloads ahead, however much the receiver wants. Each subscription keeps its own state.
-	 */
+	/** Each payload's data, and parts put together; what arrived is released. Each subscription keeps its own state. */
 	static Flux<Inbound> join(Flux<Payload> payloads, int maxPayloadSize) {
 		return Flux.defer(() -> {
 			Joiner joiner = new Joiner(maxPayloadSize);
-			return DemandWindow.of(payloads, WINDOW).handle(joiner).concatWith(Mono.defer(joiner::end));
+			return payloads.handle(joiner).concatWith(Mono.defer(joiner::end));
 		});
 	}
 

@@ -13,7 +13,9 @@ import reactor.util.context.Context;
 
 /**
  * Data out as payloads, a large datum as its parts ({@link Parts#out}): the source is asked for one datum at a
- * time, when the receiver wants a payload and every part of the last datum has gone. One drain loop, entered
+ * time, when the receiver wants a payload and every part of the last datum has gone. Payloads of
+ * {@link Parts#TRACKED} bytes or more wait while {@link Parts#UNWRITTEN} bytes of them are with the transport
+ * and not yet written, however much the receiver asks for. One drain loop, entered
  * by one thread at a time, does all the work, so requests, data and cancels may come from any thread.
  */
 final class Splitter implements CoreSubscriber<byte[]>, Subscription {
@@ -23,6 +25,8 @@ final class Splitter implements CoreSubscriber<byte[]>, Subscription {
 	private final int maxPayloadSize;
 	private final AtomicLong requested = new AtomicLong();
 	private final AtomicInteger wip = new AtomicInteger();
+	// Bytes of large payloads handed to the transport and not yet written.
+	private final AtomicLong unwritten = new AtomicLong();
 
 	private volatile @Nullable Subscription upstream;
 	private volatile byte @Nullable [] arrived;
@@ -91,6 +95,12 @@ final class Splitter implements CoreSubscriber<byte[]>, Subscription {
 		drain();
 	}
 
+	/** A large payload's data is written (or dropped): room for the next. */
+	private void written(int size) {
+		unwritten.addAndGet(-size);
+		drain();
+	}
+
 	private void drain() {
 		if (wip.getAndIncrement() != 0) {
 			return;
@@ -108,17 +118,23 @@ final class Splitter implements CoreSubscriber<byte[]>, Subscription {
 				}
 				byte[] data = current;
 				if (data != null && next < Parts.count(data.length)) {
-					if (sent == wanted) {
+					int size = Parts.size(data, next);
+					boolean tracked = size >= Parts.TRACKED;
+					long queued = unwritten.get();
+					if (sent == wanted || (tracked && queued > 0 && queued + size > Parts.UNWRITTEN)) {
 						break;
 					}
 					Payload payload;
 					try {
-						payload = Parts.payload(data, next, route, maxPayloadSize);
+						payload = Parts.payload(data, next, route, maxPayloadSize, () -> written(size));
 					}
 					catch (RuntimeException tooLarge) {
 						cancel();
 						downstream.onError(tooLarge);
 						return;
+					}
+					if (tracked) {
+						unwritten.addAndGet(size);
 					}
 					next++;
 					sent++;

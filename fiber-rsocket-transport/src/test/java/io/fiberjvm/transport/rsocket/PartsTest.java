@@ -151,4 +151,37 @@ class PartsTest {
 				.expectErrorSatisfies(e -> assertThat(e).hasMessageContaining("route-x").hasMessageContaining("max-value-size"))
 				.verify(WAIT);
 	}
+
+	@Test
+	void aStreamQueuesAtMost32MiBOfLargePayloadsUntilTheTransportHasWrittenThem() {
+		byte[] big = new byte[Parts.PART * 20];
+		List<Payload> out = new CopyOnWriteArrayList<>();
+		List<Integer> sizes = new CopyOnWriteArrayList<>();
+		java.util.concurrent.atomic.AtomicBoolean completed = new java.util.concurrent.atomic.AtomicBoolean();
+		// Asked for without bound, as a manager's session asks; nothing is written until a payload is released.
+		Parts.out(Flux.just(big, new byte[Parts.TRACKED * 2], new byte[Parts.TRACKED * 2]), "r", 128 << 20)
+				.doOnNext(payload -> sizes.add(payload.data().readableBytes()))
+				.subscribe(out::add, error -> { }, () -> completed.set(true));
+		assertThat(out).hasSize(8);
+		out.get(0).release();
+		assertThat(out).hasSize(9);
+		out.get(1).release();
+		out.get(2).release();
+		assertThat(out).hasSize(11);
+		for (int released = 3; released < out.size(); released++) {
+			out.get(released).release();
+		}
+		assertThat(out).hasSize(22);
+		assertThat(completed).isTrue();
+		assertThat(sizes.subList(0, 20)).containsOnly(Parts.PART);
+		assertThat(sizes.subList(20, 22)).containsOnly(Parts.TRACKED * 2);
+	}
+
+	@Test
+	void smallPayloadsAreNotHeldBack() {
+		List<Payload> out = new CopyOnWriteArrayList<>();
+		Parts.out(Flux.range(0, 1000).map(i -> new byte[Parts.TRACKED - 1]), "r", 128 << 20).subscribe(out::add);
+		assertThat(out).hasSize(1000);
+		out.forEach(Payload::release);
+	}
 }
