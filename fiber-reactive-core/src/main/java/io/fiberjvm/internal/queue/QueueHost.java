@@ -13,6 +13,7 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
+import reactor.core.publisher.Operators;
 import reactor.core.publisher.Sinks;
 
 import io.fiberjvm.internal.frames.CreditFrame;
@@ -21,13 +22,13 @@ import io.fiberjvm.queue.QueueStats;
 
 /**
  * The state of one queue, in the process that hosts it: waiting items, consumer and producer sessions,
- * waiting puts. A consumer gets items up to its credit, and beyond its first unacknowledged item no more than
- * {@link #PREFETCH_BYTES} of them, so a prefetch of large items does not fill its JVM. Every change happens under this object's lock, and so does every emission to a session,
+ * waiting puts. A consumer gets items up to its credit, and none while those it holds unacknowledged come to the
+ * bytes it said it would hold ({@link #PREFETCH_BYTES} for {@code receive()}). Every change happens under this object's lock, and so does every emission to a session,
  * which keeps each session's batches in order; completions of callers' Monos run after the lock is released.
  */
 final class QueueHost implements QueueChannel {
 
-	/** A consumer holding this many bytes of items unacknowledged gets no more until it acknowledges some. */
+	/** A consumer that acknowledges items as it takes them gets no more while it holds this many bytes of them. */
 	static final long PREFETCH_BYTES = 64L << 20;
 
 	private final String id;
@@ -164,7 +165,7 @@ final class QueueHost implements QueueChannel {
 				consumers.add(consumer);
 				completeIfDrained();
 			}
-			consumer.upstream = credits.subscribe(credit -> control(consumer, credit.credit(), credit.acknowledged()),
+			consumer.upstream = credits.subscribe(credit -> control(consumer, credit),
 					error -> endConsumer(consumer), () -> endConsumer(consumer));
 			return consumer.batches.asFlux().doOnCancel(() -> {
 				consumer.upstream.dispose();
@@ -173,19 +174,20 @@ final class QueueHost implements QueueChannel {
 		});
 	}
 
-	private void control(Consumer consumer, long credit, long acknowledged) {
+	private void control(Consumer consumer, CreditFrame control) {
 		List<Runnable> after = new ArrayList<>();
 		synchronized (this) {
 			if (!consumers.contains(consumer)) {
 				return;
 			}
-			long acked = Math.min(acknowledged, consumer.handedOut.size());
+			long acked = Math.min(control.acknowledged(), consumer.handedOut.size());
 			for (long i = 0; i < acked; i++) {
 				consumer.handedBytes -= consumer.handedOut.remove().remaining();
 			}
 			handedOut -= (int) acked;
 			takes += acked;
-			consumer.credit = saturatedAdd(consumer.credit, Math.max(0, credit));
+			consumer.credit = Operators.addCap(consumer.credit, control.credit());
+			consumer.heldBytes = control.heldBytes();
 			admit(after);
 			completeIfDrained();
 		}
@@ -299,7 +301,7 @@ final class QueueHost implements QueueChannel {
 				int n = consumers.size();
 				for (int i = 0; i < n && !waiting.isEmpty(); i++) {
 					Consumer consumer = consumers.get((nextConsumer + i) % n);
-					if (consumer.credit > 0 && (consumer.handedOut.isEmpty() || consumer.handedBytes < PREFETCH_BYTES)) {
+					if (consumer.credit > 0 && (consumer.handedOut.isEmpty() || consumer.handedBytes < consumer.heldBytes)) {
 						ByteBuffer item = waiting.poll();
 						consumer.credit--;
 						consumer.handedOut.add(item);
@@ -326,11 +328,6 @@ final class QueueHost implements QueueChannel {
 				onRetired.run();
 			}
 		}
-	}
-
-	private static long saturatedAdd(long a, long b) {
-		long sum = a + b;
-		return sum < 0 ? Long.MAX_VALUE : sum;
 	}
 
 	@Override
@@ -394,6 +391,7 @@ final class QueueHost implements QueueChannel {
 		final Sinks.Many<List<ByteBuffer>> batches = Sinks.many().unicast().onBackpressureBuffer();
 		final ArrayDeque<ByteBuffer> handedOut = new ArrayDeque<>();
 		long handedBytes;
+		long heldBytes = PREFETCH_BYTES;
 		long credit;
 		Disposable upstream = () -> { };
 	}

@@ -108,8 +108,17 @@ final class Receiver<T, E> {
 		if (credit > 0 || acks > 0) {
 			credited += credit;
 			reported = acknowledged;
-			controls.tryEmitNext(new CreditFrame(credit, acks));
+			controls.tryEmitNext(new CreditFrame(credit, acks, heldBytes()));
 		}
+	}
+
+	/**
+	 * What this consumer holds unacknowledged beyond its first item: 64 MiB when items are acknowledged as they are
+	 * handed over, so a prefetch of large items does not fill the JVM; without limit when the receiver acknowledges
+	 * them itself, since one that waits for several before acknowledging any would otherwise wait for ever.
+	 */
+	private long heldBytes() {
+		return manual ? Long.MAX_VALUE : QueueHost.PREFETCH_BYTES;
 	}
 
 	/** Marks the {@code seq}-th item of this session done; the host hears of it in handed-out order. */
@@ -207,7 +216,7 @@ final class Receiver<T, E> {
 				return;
 			}
 			if (acknowledged > reported) {
-				controls.tryEmitNext(new CreditFrame(0, acknowledged - reported));
+				controls.tryEmitNext(new CreditFrame(0, acknowledged - reported, heldBytes()));
 				reported = acknowledged;
 			}
 			done = true;

@@ -119,10 +119,10 @@ class FramesTest {
 				.hasMessageContaining("a length of 9 with 1 bytes left");
 		assertThatThrownBy(() -> ItemsFrame.decode(new byte[] {items1, 0, 0, 0, 0, 0, 7})).isInstanceOf(CodecException.class)
 				.hasMessageContaining("left over after the queue batch");
-		assertThatThrownBy(() -> CreditFrame.decode(Arrays.copyOf(new CreditFrame(1, 2).encode(), 10)))
+		assertThatThrownBy(() -> CreditFrame.decode(Arrays.copyOf(new CreditFrame(1, 2, 5).encode(), 10)))
 				.isInstanceOf(CodecException.class).hasMessageContaining("cut short");
-		assertThat(CreditFrame.decode(new CreditFrame(3, 4).encode())).isEqualTo(new CreditFrame(3, 4));
-		assertThatThrownBy(() -> CreditFrame.decode(new CreditFrame(-1, 0).encode())).isInstanceOf(CodecException.class)
+		assertThat(CreditFrame.decode(new CreditFrame(3, 4, Long.MAX_VALUE).encode())).isEqualTo(new CreditFrame(3, 4, Long.MAX_VALUE));
+		assertThatThrownBy(() -> CreditFrame.decode(new CreditFrame(-1, 0, 0).encode())).isInstanceOf(CodecException.class)
 				.hasMessageContaining("a credit of -1");
 		assertThat(GrantFrame.decode(GrantFrame.encode(512))).isEqualTo(512);
 		assertThat(CountFrame.decode(CountFrame.encode(-7))).isEqualTo(-7);

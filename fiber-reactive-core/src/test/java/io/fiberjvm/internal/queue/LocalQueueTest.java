@@ -12,7 +12,6 @@ import reactor.test.StepVerifier;
 import io.fiberjvm.queue.Delivery;
 import io.fiberjvm.queue.FiberQueue;
 import io.fiberjvm.queue.QueueClosedException;
-import io.fiberjvm.queue.QueueStats;
 import io.fiberjvm.runtime.InProcessRuntime;
 import io.fiberjvm.transport.MeteredSubscriber;
 
@@ -123,23 +122,46 @@ class LocalQueueTest {
 	}
 
 	@Test
-	void aConsumerHoldsAtMostItsPrefetchInBytesOfLargeItems() {
+	void aConsumerHoldsAtMost64MiBOfLargeItemsBeyondItsFirst() throws InterruptedException {
 		int size = 40 << 20;
 		FiberQueue<byte[]> q = queues.create(byte[].class, 8);
 		StepVerifier.create(q.send(Flux.range(0, 3).map(i -> new byte[size]))).verifyComplete();
-		List<Delivery<byte[]>> open = new java.util.concurrent.CopyOnWriteArrayList<>();
-		var subscription = q.receiveManualAck(8).subscribe(open::add);
-		// The first item goes whatever its size; the second while less than 64 MiB is out; the third waits.
-		await().until(() -> open.size() == 2);
-		QueueStats held = q.localStats().orElseThrow();
-		assertThat(held.unacknowledged()).isEqualTo(2);
-		assertThat(held.depth()).isEqualTo(1);
-		open.get(0).ack();
-		await().until(() -> open.size() == 3);
-		assertThat(open).allSatisfy(delivery -> assertThat(delivery.value()).hasSize(size));
-		open.forEach(Delivery::ack);
-		await().until(() -> q.localStats().orElseThrow().unacknowledged() == 0);
+		java.util.concurrent.CountDownLatch working = new java.util.concurrent.CountDownLatch(1);
+		java.util.concurrent.CountDownLatch finish = new java.util.concurrent.CountDownLatch(1);
+		List<Integer> sizes = new java.util.concurrent.CopyOnWriteArrayList<>();
+		// Its first onNext does not return (so acknowledges nothing) until told.
+		var subscription = q.receive(8).subscribe(item -> {
+			sizes.add(item.length);
+			working.countDown();
+			try {
+				finish.await(30, java.util.concurrent.TimeUnit.SECONDS);
+			}
+			catch (InterruptedException e) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		assertThat(working.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+		// The first item went whatever its size, the second while less than 64 MiB was out; the third waits.
+		await().until(() -> q.localStats().orElseThrow().unacknowledged() == 2);
+		assertThat(q.localStats().orElseThrow().depth()).isEqualTo(1);
+		finish.countDown();
+		await().until(() -> sizes.size() == 3 && q.localStats().orElseThrow().unacknowledged() == 0);
+		assertThat(sizes).containsOnly(size);
 		subscription.dispose();
+	}
+
+	@Test
+	void aManualAckConsumerGetsLargeItemsUpToItsPrefetch() {
+		int size = 40 << 20;
+		FiberQueue<byte[]> q = queues.create(byte[].class, 8);
+		StepVerifier.create(q.send(Flux.range(0, 3).map(i -> new byte[size]))).verifyComplete();
+		// It waits for all three before acknowledging any: its prefetch, not a size, bounds what it holds.
+		StepVerifier.create(q.receiveManualAck(8).buffer(3).next())
+				.assertNext(batch -> {
+					assertThat(batch).hasSize(3);
+					batch.forEach(Delivery::ack);
+				})
+				.verifyComplete();
 	}
 
 	@Test

@@ -21,7 +21,7 @@ final class Frames {
 	/** Room for the frame header and route around the payload, so a checked payload always fits its frame. */
 	static final int HEADER_ROOM = 64;
 
-	private static final int POOLED_LIMIT = 512 * 1024;
+	static final int POOLED_LIMIT = 512 * 1024;
 
 	private Frames() {
 	}

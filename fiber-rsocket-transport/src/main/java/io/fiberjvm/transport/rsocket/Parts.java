@@ -34,8 +34,11 @@ final class Parts {
 	 */
 	static final long UNWRITTEN = 32 << 20;
 
-	/** Payloads with at least this much data are counted against {@link #UNWRITTEN}; smaller ones are copied at once. */
-	static final int TRACKED = 1 << 20;
+	/**
+	 * Payloads with at least this much data are counted against {@link #UNWRITTEN}; smaller ones are copied into
+	 * pooled memory as they are made ({@link Frames#data(byte[])}).
+	 */
+	static final int TRACKED = Frames.POOLED_LIMIT + 1;
 
 	private static final byte MARK = 0;
 	private static final int MARK_SIZE = 1 + 8 + 8;
