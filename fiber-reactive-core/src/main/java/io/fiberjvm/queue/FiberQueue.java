@@ -40,8 +40,9 @@ import io.fiberjvm.AsyncCloseable;
  * <li><b>Demand is the consumer's.</b> {@link #receive()} asks the host for no more items than its
  * subscriber requested, and never more than its prefetch ahead of what the subscriber acknowledged,
  * and none while those it holds unacknowledged come to 64 MiB (a prefetch of large items does not fill the
- * consumer's memory; {@link #receiveManualAck(int)} has no such limit); items reach the subscriber on a worker of {@link Schedulers#boundedElastic()}, where blocking is
- * allowed, unless the consumer chose a scheduler ({@link #receive(int, Scheduler)}).</li>
+ * consumer's memory; {@link #receiveManualAck(int)} has no such limit); items reach the subscriber on a
+ * worker of {@link Schedulers#boundedElastic()}, where blocking is allowed, unless the consumer chose a
+ * scheduler ({@link #receive(int, Scheduler)}).</li>
  * <li><b>Closing</b> ({@link #close()}, {@link #closeAsync()}) refuses new items; consumers receive what is
  * left and complete once nothing is waiting or handed out unacknowledged. A closed, drained queue is then
  * forgotten by its host.</li>
@@ -97,7 +98,8 @@ public interface FiberQueue<T> extends AsyncCloseable, Serializable {
 	 * Items whose acknowledgement is the subscriber's: each arrives as a {@link Delivery} to
 	 * {@link Delivery#ack() ack} when its work is done, even later and on another thread (after a
 	 * {@code flatMap}, say). At most {@code prefetch} items are handed out and not acknowledged at once,
-	 * whatever their size (choose it for the memory they take); those still open when the subscriber cancels, fails or dies are delivered again.
+	 * whatever their size (choose it for the memory they take); those still open when the subscriber cancels,
+	 * fails or dies are delivered again.
 	 */
 	Flux<Delivery<T>> receiveManualAck(int prefetch);
 

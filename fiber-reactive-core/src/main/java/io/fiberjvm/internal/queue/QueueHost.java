@@ -22,9 +22,10 @@ import io.fiberjvm.queue.QueueStats;
 
 /**
  * The state of one queue, in the process that hosts it: waiting items, consumer and producer sessions,
- * waiting puts. A consumer gets items up to its credit, and none while those it holds unacknowledged come to the
- * bytes it said it would hold ({@link #PREFETCH_BYTES} for {@code receive()}). Every change happens under this object's lock, and so does every emission to a session,
- * which keeps each session's batches in order; completions of callers' Monos run after the lock is released.
+ * waiting puts. A consumer gets items up to its credit, and none while those it holds unacknowledged come to
+ * the bytes it said it would hold ({@link #PREFETCH_BYTES} for {@code receive()}). Every change happens under
+ * this object's lock, and so does every emission to a session, which keeps each session's batches in order;
+ * completions of callers' Monos run after the lock is released.
  */
 final class QueueHost implements QueueChannel {
 

@@ -54,14 +54,19 @@ final class Frames {
 	 * stays where it is: Netty's pool keeps no buffer over 1 MiB, and pieces of it, held by a payload in flight,
 	 * made the pool take new memory each time, which is only given back at a garbage collection.
 	 */
-	static ByteBuf data(byte[] bytes) {
-		if (bytes.length == 0) {
+	private static ByteBuf data(byte[] bytes) {
+		return data(bytes, 0, bytes.length);
+	}
+
+	/** {@code length} bytes of {@code bytes} from {@code offset} as payload data, as {@link #data(byte[])} makes it. */
+	static ByteBuf data(byte[] bytes, int offset, int length) {
+		if (length == 0) {
 			return Unpooled.EMPTY_BUFFER;
 		}
-		if (bytes.length > POOLED_LIMIT) {
-			return Unpooled.wrappedBuffer(bytes);
+		if (length > POOLED_LIMIT) {
+			return Unpooled.wrappedBuffer(bytes, offset, length);
 		}
-		return ReassemblingAllocator.INSTANCE.directBuffer(bytes.length, bytes.length).writeBytes(bytes);
+		return ReassemblingAllocator.INSTANCE.directBuffer(length, length).writeBytes(bytes, offset, length);
 	}
 
 	static void checkSize(String route, long size, int maxPayloadSize) {

@@ -36,7 +36,7 @@ final class Parts {
 
 	/**
 	 * Payloads with at least this much data are counted against {@link #UNWRITTEN}; smaller ones are copied into
-	 * pooled memory as they are made ({@link Frames#data(byte[])}).
+	 * pooled memory as they are made ({@link Frames#data(byte[], int, int)}).
 	 */
 	static final int TRACKED = Frames.POOLED_LIMIT + 1;
 
@@ -63,26 +63,30 @@ final class Parts {
 
 	/** The bytes of payload {@code index} of those that carry {@code data}. */
 	static int size(byte[] data, int index) {
-		return data.length <= PART ? data.length : Math.min(PART, data.length - index * PART);
+		return Math.min(PART, data.length - index * PART);
+	}
+
+	/** Whether a payload of {@code size} bytes is counted against {@link #UNWRITTEN}. */
+	static boolean tracked(int size) {
+		return size >= TRACKED;
 	}
 
 	/**
 	 * Payload {@code index} of those that carry {@code data}; {@code written} runs once the transport is done with
-	 * its data (written, or dropped), when it has at least {@link #TRACKED} bytes.
+	 * its data (written, or dropped), when it is {@link #tracked}.
 	 */
 	static Payload payload(byte[] data, int index, String route, int maxPayloadSize, Runnable written) {
-		if (data.length <= PART) {
-			Frames.checkSize(route, data.length, maxPayloadSize);
-			return ByteBufPayload.create(data.length < TRACKED ? Frames.data(data) : new WrittenSignal(data, written));
-		}
 		if (index == 0) {
 			Frames.checkSize(route, data.length, maxPayloadSize);
 		}
 		int offset = index * PART;
 		int length = size(data, index);
+		ByteBuf bytes = tracked(length) ? new WrittenSignal(data, written).slice(offset, length) : Frames.data(data, offset, length);
+		if (data.length <= PART) {
+			return ByteBufPayload.create(bytes);
+		}
 		ByteBuf mark = Unpooled.buffer(MARK_SIZE).writeByte(MARK).writeLong(data.length).writeLong(offset);
-		ByteBuf part = length < TRACKED ? Unpooled.wrappedBuffer(data, offset, length) : new WrittenSignal(data, written).slice(offset, length);
-		return ByteBufPayload.create(part, mark);
+		return ByteBufPayload.create(bytes, mark);
 	}
 
 	/** Each payload's data, and parts put together; what arrived is released. Each subscription keeps its own state. */

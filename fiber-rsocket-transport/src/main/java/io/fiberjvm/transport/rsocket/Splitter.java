@@ -13,10 +13,10 @@ import reactor.util.context.Context;
 
 /**
  * Data out as payloads, a large datum as its parts ({@link Parts#out}): the source is asked for one datum at a
- * time, when the receiver wants a payload and every part of the last datum has gone. Payloads of
- * {@link Parts#TRACKED} bytes or more wait while {@link Parts#UNWRITTEN} bytes of them are with the transport
- * and not yet written, however much the receiver asks for. One drain loop, entered
- * by one thread at a time, does all the work, so requests, data and cancels may come from any thread.
+ * time, when the receiver wants a payload and every part of the last datum has gone. {@link Parts#tracked}
+ * payloads wait while {@link Parts#UNWRITTEN} bytes of them are with the transport and not yet written, however
+ * much the receiver asks for. One drain loop, entered by one thread at a time, does all the work, so requests,
+ * data and cancels may come from any thread.
  */
 final class Splitter implements CoreSubscriber<byte[]>, Subscription {
 
@@ -119,7 +119,7 @@ final class Splitter implements CoreSubscriber<byte[]>, Subscription {
 				byte[] data = current;
 				if (data != null && next < Parts.count(data.length)) {
 					int size = Parts.size(data, next);
-					boolean tracked = size >= Parts.TRACKED;
+					boolean tracked = Parts.tracked(size);
 					long queued = unwritten.get();
 					if (sent == wanted || (tracked && queued > 0 && queued + size > Parts.UNWRITTEN)) {
 						break;
