@@ -56,7 +56,8 @@ public final class BigValueHarness {
 	}
 
 	private static double[] fiberSeconds(double[] value, int runs, int warmups) {
-		try (Fiber fiber = Fiber.builder().set("jvm-options", "-Xmx" + Math.max(1024, value.length * 8L * 6 / (1 << 20)) + "m").open();
+		try (Fiber fiber = Fiber.builder().set("jvm-options", (System.getProperty("fiber.jvm-options", "")
+				+ " -Xmx" + Math.max(1024, value.length * 8L * 6 / (1 << 20)) + "m").strip()).open();
 				FiberPool pool = fiber.pool(1).open()) {
 			FiberFunction<double[], double[]> identity = v -> v;
 			List<Double> times = new ArrayList<>();

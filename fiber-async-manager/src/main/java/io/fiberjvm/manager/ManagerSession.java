@@ -20,6 +20,7 @@ import io.fiberjvm.FiberProcess;
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.codec.ShippedValues;
+import io.fiberjvm.internal.LargeDecoding;
 import io.fiberjvm.internal.LatencyFeed;
 import io.fiberjvm.internal.frames.Answer;
 import io.fiberjvm.internal.frames.AnswerFrame;
@@ -272,6 +273,10 @@ final class ManagerSession implements AsyncManager {
 			call.result().tryEmitError(RemoteException.decode(answer.error()));
 			return;
 		}
+		LargeDecoding.run(answer.value(), () -> result(call, answer));
+	}
+
+	private void result(Pending call, Answer answer) {
 		try {
 			Object value = values.read(answer.value(), "the result of " + call.what());
 			if (value == null) {
@@ -281,7 +286,8 @@ final class ManagerSession implements AsyncManager {
 				call.result().tryEmitValue(value);
 			}
 		}
-		catch (CodecException e) {
+		catch (RuntimeException | LinkageError e) {
+			// A result that cannot be read, or whose class cannot initialize here, fails its own call only.
 			call.result().tryEmitError(e);
 		}
 	}

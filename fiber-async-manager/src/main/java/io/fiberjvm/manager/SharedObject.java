@@ -11,6 +11,7 @@ import reactor.core.publisher.Mono;
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.codec.ShippedValues;
+import io.fiberjvm.internal.LargeDecoding;
 import io.fiberjvm.internal.frames.Answer;
 import io.fiberjvm.internal.frames.AnswerFrame;
 import io.fiberjvm.internal.frames.CallFrame;
@@ -78,7 +79,8 @@ abstract class SharedObject implements Serializable {
 							return Mono.error(new CodecException("the answer to " + operation + " on " + description
 									+ " arrived as an error frame; errors travel as remote exceptions"));
 						}
-						return Mono.justOrEmpty(values.read(answer.value(), "the result of " + operation + " on " + description));
+						return LargeDecoding.mono(answer.value(),
+								() -> values.read(answer.value(), "the result of " + operation + " on " + description));
 					});
 		});
 	}

@@ -13,6 +13,7 @@ import org.jspecify.annotations.Nullable;
 import io.fiberjvm.FiberFunction;
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.codec.ShippedValues;
+import io.fiberjvm.internal.LargeDecoding;
 import io.fiberjvm.internal.frames.Answer;
 import io.fiberjvm.pool.TaskFailedException;
 
@@ -111,6 +112,15 @@ final class TaskCodec {
 				task.sink.error(new TaskFailedException(task.toString(), outcome.worker(), RemoteException.decode(answer.error())));
 				return;
 			}
+			LargeDecoding.run(answer.value(), () -> result(task, answer));
+		}
+		catch (RuntimeException | LinkageError e) {
+			task.sink.error(e);
+		}
+	}
+
+	private void result(Task task, Answer answer) {
+		try {
 			task.sink.success(values.read(answer.value(), "the result of " + task));
 		}
 		catch (RuntimeException | LinkageError e) {

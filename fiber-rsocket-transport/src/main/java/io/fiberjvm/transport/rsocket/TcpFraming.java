@@ -7,13 +7,15 @@ import io.rsocket.transport.ServerTransport;
 import io.rsocket.transport.netty.RSocketLengthCodec;
 import io.rsocket.transport.netty.TcpDuplexConnection;
 import reactor.core.publisher.Mono;
+import reactor.netty.Connection;
 import reactor.netty.tcp.TcpClient;
 import reactor.netty.tcp.TcpServer;
 
 /**
  * RSocket over TCP as rsocket-transport-netty frames it, except that a frame that spans several socket reads is
  * kept as those reads, parts of one buffer, instead of being copied together: a fragment of a large payload
- * arrives in dozens of reads, and copying each into the frame is one more pass over every byte received.
+ * arrives in dozens of reads, and copying each into the frame is one more pass over every byte received. On the way
+ * out, a frame with a part on the heap goes to the socket as pooled direct pieces ({@link DirectWrites}).
  */
 final class TcpFraming {
 
@@ -24,7 +26,7 @@ final class TcpFraming {
 		return new ClientTransport() {
 			@Override
 			public Mono<DuplexConnection> connect() {
-				return client.doOnConnected(connection -> connection.addHandlerLast(decoder(maxFrameLength)))
+				return client.doOnConnected(connection -> handlers(connection, maxFrameLength))
 						.connect()
 						.map(connection -> new TcpDuplexConnection("client", connection));
 			}
@@ -41,7 +43,7 @@ final class TcpFraming {
 			@Override
 			public Mono<ListeningChannel> start(ConnectionAcceptor acceptor) {
 				return server.doOnConnection(connection -> {
-					connection.addHandlerLast(decoder(maxFrameLength));
+					handlers(connection, maxFrameLength);
 					acceptor.apply(new TcpDuplexConnection("server", connection)).then(Mono.<Void>never())
 							.subscribe(connection.disposeSubscriber());
 				}).bind().map(ListeningChannel::new);
@@ -52,6 +54,10 @@ final class TcpFraming {
 				return maxFrameLength;
 			}
 		};
+	}
+
+	private static void handlers(Connection connection, int maxFrameLength) {
+		connection.addHandlerLast(decoder(maxFrameLength)).addHandlerLast("fiber.direct-writes", DirectWrites.INSTANCE);
 	}
 
 	private static RSocketLengthCodec decoder(int maxFrameLength) {

@@ -1,0 +1,74 @@
+package io.fiberjvm.internal;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+import reactor.test.StepVerifier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@Timeout(30)
+class LargeDecodingTest {
+
+	private static final ByteBuffer LARGE = ByteBuffer.allocate(LargeDecoding.LARGE);
+
+	private static final ByteBuffer SMALL = ByteBuffer.allocate(LargeDecoding.LARGE - 1);
+
+	/** The thread {@code run} decodes on, called from a thread of {@code caller}. */
+	private static String decodedOn(Scheduler caller, ByteBuffer value) throws Exception {
+		CompletableFuture<String> thread = new CompletableFuture<>();
+		caller.schedule(() -> LargeDecoding.run(value, () -> thread.complete(Thread.currentThread().getName())));
+		return thread.get(20, TimeUnit.SECONDS);
+	}
+
+	@Test
+	void aLargeValueOnANonBlockingThreadIsDecodedOnABoundedElasticWorker() throws Exception {
+		Scheduler connectionLike = Schedulers.newParallel("connection-like", 1);
+		try {
+			assertThat(decodedOn(connectionLike, LARGE)).startsWith("boundedElastic");
+		}
+		finally {
+			connectionLike.dispose();
+		}
+	}
+
+	@Test
+	void aSmallValueOrABlockingThreadDecodesWhereItIs() throws Exception {
+		Scheduler connectionLike = Schedulers.newParallel("connection-like", 1);
+		try {
+			assertThat(decodedOn(connectionLike, SMALL)).startsWith("connection-like");
+			String[] decodedOn = new String[1];
+			LargeDecoding.run(LARGE, () -> decodedOn[0] = Thread.currentThread().getName());
+			assertThat(decodedOn[0]).isEqualTo(Thread.currentThread().getName());
+			assertThat(LargeDecoding.holdsUpConnection(null)).isFalse();
+		}
+		finally {
+			connectionLike.dispose();
+		}
+	}
+
+	@Test
+	void theMonoIsEmptyForNullAndDecodesALargeValueOffTheNonBlockingThread() {
+		Scheduler connectionLike = Schedulers.newParallel("connection-like", 1);
+		try {
+			StepVerifier.create(Mono.defer(() -> LargeDecoding.mono(LARGE, () -> Thread.currentThread().getName()))
+					.subscribeOn(connectionLike))
+					.assertNext(thread -> assertThat(thread).startsWith("boundedElastic"))
+					.verifyComplete();
+			StepVerifier.create(Mono.defer(() -> LargeDecoding.<String>mono(SMALL, () -> null)).subscribeOn(connectionLike))
+					.expectComplete()
+					.verify(Duration.ofSeconds(20));
+		}
+		finally {
+			connectionLike.dispose();
+		}
+	}
+}
