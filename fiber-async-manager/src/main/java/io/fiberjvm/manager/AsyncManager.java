@@ -13,7 +13,8 @@ import io.fiberjvm.Fiber;
  * methods were invoked). Calls on different objects, in this manager or another, run in parallel.</li>
  * <li>A call is sent when the proxy method is invoked, not when the Mono is subscribed; the Mono
  * replays the result to every subscriber. Results arrive on the connection's thread: do not block
- * there ({@code publishOn} first).</li>
+ * there ({@code publishOn} first). A result of 1 MiB or more is decoded, and arrives, on a
+ * {@code boundedElastic} worker instead, so it may complete after a later call's smaller result.</li>
  * <li>A method returning {@code Flux} streams: the implementation returns a {@code Publisher}, an
  * {@code Iterable}, a {@code Stream} or an array, which the manager reads only as the subscriber asks
  * (a few hundred elements ahead at most), between the object's later calls, and stops reading when the

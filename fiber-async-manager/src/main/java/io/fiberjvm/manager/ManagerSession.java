@@ -273,11 +273,8 @@ final class ManagerSession implements AsyncManager {
 			call.result().tryEmitError(RemoteException.decode(answer.error()));
 			return;
 		}
-		LargeDecoding.run(answer.value(), () -> result(call, answer));
-	}
-
-	private void result(Pending call, Answer answer) {
-		try {
+		// A result that cannot be read, or whose class cannot initialize here, fails its own call only.
+		LargeDecoding.run(answer.value(), () -> {
 			Object value = values.read(answer.value(), "the result of " + call.what());
 			if (value == null) {
 				call.result().tryEmitEmpty();
@@ -285,11 +282,7 @@ final class ManagerSession implements AsyncManager {
 			else {
 				call.result().tryEmitValue(value);
 			}
-		}
-		catch (RuntimeException | LinkageError e) {
-			// A result that cannot be read, or whose class cannot initialize here, fails its own call only.
-			call.result().tryEmitError(e);
-		}
+		}, error -> call.result().tryEmitError(error));
 	}
 
 	/** Counts an answered (or lost) call and reports its latency to whoever listens. */

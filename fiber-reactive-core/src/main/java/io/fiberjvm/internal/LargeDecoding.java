@@ -2,6 +2,7 @@ package io.fiberjvm.internal;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -14,6 +15,9 @@ import reactor.core.scheduler.Schedulers;
  * connection's thread, else where it is. Decoding copies every byte into a new array, which for a gigabyte holds
  * the thread for a second or more; a connection's thread serves other connections' keep-alives too, and a peer
  * that hears none for the keep-alive timeout drops the connection.
+ *
+ * <p>Whatever a decoding throws, errors included (a class that fails to initialize, a stack overflow on a deep
+ * graph, memory running out), reaches the one waiting for the value, so nobody waits for ever.
  */
 public final class LargeDecoding {
 
@@ -28,24 +32,37 @@ public final class LargeDecoding {
 		return value != null && value.remaining() >= LARGE && Schedulers.isInNonBlockingThread();
 	}
 
-	/** Runs {@code decode} of {@code value} where it cannot hold up a connection's thread. */
-	public static void run(@Nullable ByteBuffer value, Runnable decode) {
+	/**
+	 * Runs {@code decode} of {@code value} where it cannot hold up a connection's thread; what it throws goes to
+	 * {@code failed}.
+	 */
+	public static void run(@Nullable ByteBuffer value, Runnable decode, Consumer<Throwable> failed) {
+		Runnable guarded = () -> {
+			try {
+				decode.run();
+			}
+			catch (Throwable e) {
+				failed.accept(e);
+			}
+		};
 		if (!holdsUpConnection(value)) {
-			decode.run();
+			guarded.run();
 			return;
 		}
 		try {
-			Schedulers.boundedElastic().schedule(decode);
+			Schedulers.boundedElastic().schedule(guarded);
 		}
 		catch (RejectedExecutionException full) {
 			// Every worker busy and the queue full: decoding here late beats not decoding.
-			decode.run();
+			guarded.run();
 		}
 	}
 
-	/** {@code decode} of {@code value} as a {@code Mono}, empty for null, run where it cannot hold up a connection's thread. */
+	/**
+	 * {@code decode} of {@code value} as a {@code Mono}, empty for null, run where it cannot hold up a connection's
+	 * thread; what it throws is the {@code Mono}'s error.
+	 */
 	public static <T> Mono<T> mono(@Nullable ByteBuffer value, Supplier<@Nullable T> decode) {
-		Mono<T> decoded = Mono.fromSupplier(decode);
-		return holdsUpConnection(value) ? decoded.subscribeOn(Schedulers.boundedElastic()) : decoded;
+		return Mono.create(sink -> run(value, () -> sink.success(decode.get()), sink::error));
 	}
 }

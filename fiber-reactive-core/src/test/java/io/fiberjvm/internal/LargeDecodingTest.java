@@ -25,7 +25,8 @@ class LargeDecodingTest {
 	/** The thread {@code run} decodes on, called from a thread of {@code caller}. */
 	private static String decodedOn(Scheduler caller, ByteBuffer value) throws Exception {
 		CompletableFuture<String> thread = new CompletableFuture<>();
-		caller.schedule(() -> LargeDecoding.run(value, () -> thread.complete(Thread.currentThread().getName())));
+		caller.schedule(() -> LargeDecoding.run(value, () -> thread.complete(Thread.currentThread().getName()),
+				thread::completeExceptionally));
 		return thread.get(20, TimeUnit.SECONDS);
 	}
 
@@ -46,7 +47,7 @@ class LargeDecodingTest {
 		try {
 			assertThat(decodedOn(connectionLike, SMALL)).startsWith("connection-like");
 			String[] decodedOn = new String[1];
-			LargeDecoding.run(LARGE, () -> decodedOn[0] = Thread.currentThread().getName());
+			LargeDecoding.run(LARGE, () -> decodedOn[0] = Thread.currentThread().getName(), e -> { });
 			assertThat(decodedOn[0]).isEqualTo(Thread.currentThread().getName());
 			assertThat(LargeDecoding.holdsUpConnection(null)).isFalse();
 		}
@@ -65,6 +66,26 @@ class LargeDecodingTest {
 					.verifyComplete();
 			StepVerifier.create(Mono.defer(() -> LargeDecoding.<String>mono(SMALL, () -> null)).subscribeOn(connectionLike))
 					.expectComplete()
+					.verify(Duration.ofSeconds(20));
+		}
+		finally {
+			connectionLike.dispose();
+		}
+	}
+
+	@Test
+	void whatALargeDecodingThrowsOffTheThreadReachesTheOneWaitingErrorsIncluded() throws Exception {
+		Scheduler connectionLike = Schedulers.newParallel("connection-like", 1);
+		try {
+			CompletableFuture<Throwable> failed = new CompletableFuture<>();
+			connectionLike.schedule(() -> LargeDecoding.run(LARGE, () -> {
+				throw new ExceptionInInitializerError("a result class failed to initialize");
+			}, failed::complete));
+			assertThat(failed.get(20, TimeUnit.SECONDS)).isInstanceOf(ExceptionInInitializerError.class);
+			StepVerifier.create(Mono.defer(() -> LargeDecoding.<String>mono(LARGE, () -> {
+				throw new StackOverflowError("a deep graph");
+			})).subscribeOn(connectionLike))
+					.expectError(StackOverflowError.class)
 					.verify(Duration.ofSeconds(20));
 		}
 		finally {

@@ -20,8 +20,11 @@ final class Task {
 	final @Nullable StreamAttempt stream;
 	/** Whether it waits in the dispatcher's queue; under the dispatcher's lock. */
 	boolean queued;
-	/** Set when the caller cancelled; a queued task is then skipped. Read and written under the dispatcher's lock. */
-	boolean cancelled;
+	/**
+	 * Set when the caller cancelled; a queued task is then skipped. Written under the dispatcher's lock; volatile, as
+	 * a large result's decoding, off the lock and the connection's thread, checks it too.
+	 */
+	volatile boolean cancelled;
 	/** The session running it, or null while queued; under the dispatcher's lock. */
 	@Nullable WorkerSession runningOn;
 

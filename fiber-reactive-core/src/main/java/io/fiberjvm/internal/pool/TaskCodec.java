@@ -112,16 +112,12 @@ final class TaskCodec {
 				task.sink.error(new TaskFailedException(task.toString(), outcome.worker(), RemoteException.decode(answer.error())));
 				return;
 			}
-			LargeDecoding.run(answer.value(), () -> result(task, answer));
-		}
-		catch (RuntimeException | LinkageError e) {
-			task.sink.error(e);
-		}
-	}
-
-	private void result(Task task, Answer answer) {
-		try {
-			task.sink.success(values.read(answer.value(), "the result of " + task));
+			LargeDecoding.run(answer.value(), () -> {
+				// A caller that cancelled while a large result waited to be decoded would discard it.
+				if (!task.cancelled) {
+					task.sink.success(values.read(answer.value(), "the result of " + task));
+				}
+			}, task.sink::error);
 		}
 		catch (RuntimeException | LinkageError e) {
 			// A result that cannot be read, or whose class cannot initialize here, fails its own caller only.

@@ -5,12 +5,15 @@ import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 import reactor.test.StepVerifier;
 
 import io.fiberjvm.FiberFunction;
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.codec.ShippedValues;
+import io.fiberjvm.internal.LargeDecoding;
 import io.fiberjvm.internal.frames.Answer;
 import io.fiberjvm.pool.TaskFailedException;
 import io.fiberjvm.pool.WorkerLostException;
@@ -95,6 +98,33 @@ class TaskCodecTest {
 				.verify();
 		Answer remote = Answer.failure(6, RemoteException.encode(new IllegalArgumentException("bad"), 1024));
 		assertThat(remote.failed()).isTrue();
+	}
+
+	@Test
+	void aLargeResultThatArrivesOnAConnectionsThreadIsReadOffItAndAnUnreadableOneFailsItsCaller() {
+		FiberFunction<double[], double[]> fn = x -> x;
+		ShippedFunction shipped = pool.ship(fn, fn.getClass());
+		TaskName name = new TaskName("apply", -1, shipped);
+		Scheduler connectionLike = Schedulers.newParallel("connection-like", 1);
+		try {
+			double[] large = new double[LargeDecoding.LARGE / 8 + 1];
+			large[large.length - 1] = 42;
+			Answer answer = worker.result(3, large);
+			StepVerifier.create(complete(shipped, name, new Dispatcher.Outcome("w1", answer, null))
+					.map(result -> Thread.currentThread().getName() + ":" + ((double[]) result)[large.length - 1])
+					.subscribeOn(connectionLike))
+					.assertNext(seen -> assertThat(seen).startsWith("boundedElastic").endsWith(":42.0"))
+					.verifyComplete();
+			byte[] unreadable = new byte[LargeDecoding.LARGE + 3];
+			unreadable[0] = 1;
+			StepVerifier.create(complete(shipped, name, new Dispatcher.Outcome("w1", Answer.of(4, unreadable), null))
+					.subscribeOn(connectionLike))
+					.expectErrorSatisfies(e -> assertThat(e).isInstanceOf(CodecException.class).hasMessageContaining("the result of apply("))
+					.verify(java.time.Duration.ofSeconds(20));
+		}
+		finally {
+			connectionLike.dispose();
+		}
 	}
 
 	@Test

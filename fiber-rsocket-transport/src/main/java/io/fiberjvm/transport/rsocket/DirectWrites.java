@@ -6,13 +6,14 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
+import io.netty.util.ReferenceCountUtil;
 
 /**
  * Copies an outbound frame that has a part on the heap into pooled direct pieces of 64 KiB, part by part, before
  * the socket channel sees it. Left to itself, the channel copies such a frame into one new direct buffer of its
  * size by way of a merged heap copy: a fragment of a large payload (960 KiB, the header direct and the data an
  * array) was zeroed and copied twice, into memory the pool does not keep at that size. The pieces are written
- * together with one gathering write and return to the pool as soon as they are written.
+ * together with one gathering write and return to the pool once the frame is written.
  */
 @ChannelHandler.Sharable
 final class DirectWrites extends ChannelOutboundHandlerAdapter {
@@ -31,9 +32,12 @@ final class DirectWrites extends ChannelOutboundHandlerAdapter {
 			try {
 				direct = direct(context, frame);
 			}
-			finally {
-				frame.release();
+			catch (RuntimeException | Error e) {
+				ReferenceCountUtil.safeRelease(frame);
+				throw e;
 			}
+			// The last release of a large payload's data tells its stream it was written, which may send the next.
+			ReferenceCountUtil.safeRelease(frame);
 			context.write(direct, promise);
 		}
 		else {

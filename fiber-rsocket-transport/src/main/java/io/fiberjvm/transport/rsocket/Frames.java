@@ -50,9 +50,9 @@ final class Frames {
 
 	/**
 	 * The payload's data: up to 512 KiB copied once into pooled direct memory, since a frame whose parts are all
-	 * direct is written as it is and one with a heap part is copied together and then copied again. Larger data
-	 * stays where it is: Netty's pool keeps no buffer over 1 MiB, and pieces of it, held by a payload in flight,
-	 * made the pool take new memory each time, which is only given back at a garbage collection.
+	 * direct is written as it is and one with a heap part is copied again as it is written ({@link DirectWrites}).
+	 * Larger data stays where it is: Netty's pool keeps no buffer over 1 MiB, and pieces of it, held by a payload
+	 * in flight, made the pool take new memory each time, which is only given back at a garbage collection.
 	 */
 	private static ByteBuf data(byte[] bytes) {
 		return data(bytes, 0, bytes.length);

@@ -1,7 +1,6 @@
 package io.fiberjvm.transport.rsocket;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.rsocket.Payload;
 import io.rsocket.util.ByteBufPayload;
 import org.jspecify.annotations.Nullable;
@@ -85,7 +84,7 @@ final class Parts {
 		if (data.length <= PART) {
 			return ByteBufPayload.create(bytes);
 		}
-		ByteBuf mark = Unpooled.buffer(MARK_SIZE).writeByte(MARK).writeLong(data.length).writeLong(offset);
+		ByteBuf mark = ReassemblingAllocator.INSTANCE.directBuffer(MARK_SIZE, MARK_SIZE).writeByte(MARK).writeLong(data.length).writeLong(offset);
 		return ByteBufPayload.create(bytes, mark);
 	}
 
