@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -22,6 +23,14 @@ class LargeDecodingTest {
 
 	private static final ByteBuffer SMALL = ByteBuffer.allocate(LargeDecoding.LARGE - 1);
 
+	/** A thread like a connection's: Reactor's non-blocking kind. */
+	private final Scheduler connectionLike = Schedulers.newParallel("connection-like", 1);
+
+	@AfterEach
+	void stop() {
+		connectionLike.dispose();
+	}
+
 	/** The thread {@code run} decodes on, called from a thread of {@code caller}. */
 	private static String decodedOn(Scheduler caller, ByteBuffer value) throws Exception {
 		CompletableFuture<String> thread = new CompletableFuture<>();
@@ -32,64 +41,40 @@ class LargeDecodingTest {
 
 	@Test
 	void aLargeValueOnANonBlockingThreadIsDecodedOnABoundedElasticWorker() throws Exception {
-		Scheduler connectionLike = Schedulers.newParallel("connection-like", 1);
-		try {
-			assertThat(decodedOn(connectionLike, LARGE)).startsWith("boundedElastic");
-		}
-		finally {
-			connectionLike.dispose();
-		}
+		assertThat(decodedOn(connectionLike, LARGE)).startsWith("boundedElastic");
 	}
 
 	@Test
 	void aSmallValueOrABlockingThreadDecodesWhereItIs() throws Exception {
-		Scheduler connectionLike = Schedulers.newParallel("connection-like", 1);
-		try {
-			assertThat(decodedOn(connectionLike, SMALL)).startsWith("connection-like");
-			String[] decodedOn = new String[1];
-			LargeDecoding.run(LARGE, () -> decodedOn[0] = Thread.currentThread().getName(), e -> { });
-			assertThat(decodedOn[0]).isEqualTo(Thread.currentThread().getName());
-			assertThat(LargeDecoding.holdsUpConnection(null)).isFalse();
-		}
-		finally {
-			connectionLike.dispose();
-		}
+		assertThat(decodedOn(connectionLike, SMALL)).startsWith("connection-like");
+		String[] decodedOn = new String[1];
+		LargeDecoding.run(LARGE, () -> decodedOn[0] = Thread.currentThread().getName(), e -> { });
+		assertThat(decodedOn[0]).isEqualTo(Thread.currentThread().getName());
+		assertThat(LargeDecoding.holdsUpConnection(null)).isFalse();
 	}
 
 	@Test
 	void theMonoIsEmptyForNullAndDecodesALargeValueOffTheNonBlockingThread() {
-		Scheduler connectionLike = Schedulers.newParallel("connection-like", 1);
-		try {
-			StepVerifier.create(Mono.defer(() -> LargeDecoding.mono(LARGE, () -> Thread.currentThread().getName()))
-					.subscribeOn(connectionLike))
-					.assertNext(thread -> assertThat(thread).startsWith("boundedElastic"))
-					.verifyComplete();
-			StepVerifier.create(Mono.defer(() -> LargeDecoding.<String>mono(SMALL, () -> null)).subscribeOn(connectionLike))
-					.expectComplete()
-					.verify(Duration.ofSeconds(20));
-		}
-		finally {
-			connectionLike.dispose();
-		}
+		StepVerifier.create(Mono.defer(() -> LargeDecoding.mono(LARGE, () -> Thread.currentThread().getName()))
+				.subscribeOn(connectionLike))
+				.assertNext(thread -> assertThat(thread).startsWith("boundedElastic"))
+				.verifyComplete();
+		StepVerifier.create(Mono.defer(() -> LargeDecoding.<String>mono(SMALL, () -> null)).subscribeOn(connectionLike))
+				.expectComplete()
+				.verify(Duration.ofSeconds(20));
 	}
 
 	@Test
 	void whatALargeDecodingThrowsOffTheThreadReachesTheOneWaitingErrorsIncluded() throws Exception {
-		Scheduler connectionLike = Schedulers.newParallel("connection-like", 1);
-		try {
-			CompletableFuture<Throwable> failed = new CompletableFuture<>();
-			connectionLike.schedule(() -> LargeDecoding.run(LARGE, () -> {
-				throw new ExceptionInInitializerError("a result class failed to initialize");
-			}, failed::complete));
-			assertThat(failed.get(20, TimeUnit.SECONDS)).isInstanceOf(ExceptionInInitializerError.class);
-			StepVerifier.create(Mono.defer(() -> LargeDecoding.<String>mono(LARGE, () -> {
-				throw new StackOverflowError("a deep graph");
-			})).subscribeOn(connectionLike))
-					.expectError(StackOverflowError.class)
-					.verify(Duration.ofSeconds(20));
-		}
-		finally {
-			connectionLike.dispose();
-		}
+		CompletableFuture<Throwable> failed = new CompletableFuture<>();
+		connectionLike.schedule(() -> LargeDecoding.run(LARGE, () -> {
+			throw new ExceptionInInitializerError("a result class failed to initialize");
+		}, failed::complete));
+		assertThat(failed.get(20, TimeUnit.SECONDS)).isInstanceOf(ExceptionInInitializerError.class);
+		StepVerifier.create(Mono.defer(() -> LargeDecoding.<String>mono(LARGE, () -> {
+			throw new StackOverflowError("a deep graph");
+		})).subscribeOn(connectionLike))
+				.expectError(StackOverflowError.class)
+				.verify(Duration.ofSeconds(20));
 	}
 }
