@@ -37,24 +37,25 @@ public final class LargeDecoding {
 	 * {@code failed}.
 	 */
 	public static void run(@Nullable ByteBuffer value, Runnable decode, Consumer<Throwable> failed) {
-		Runnable guarded = () -> {
-			try {
-				decode.run();
-			}
-			catch (Throwable e) {
-				failed.accept(e);
-			}
-		};
 		if (!holdsUpConnection(value)) {
-			guarded.run();
+			guarded(decode, failed);
 			return;
 		}
 		try {
-			Schedulers.boundedElastic().schedule(guarded);
+			Schedulers.boundedElastic().schedule(() -> guarded(decode, failed));
 		}
 		catch (RejectedExecutionException full) {
 			// Every worker busy and the queue full: decoding here late beats not decoding.
-			guarded.run();
+			guarded(decode, failed);
+		}
+	}
+
+	private static void guarded(Runnable decode, Consumer<Throwable> failed) {
+		try {
+			decode.run();
+		}
+		catch (Throwable e) {
+			failed.accept(e);
 		}
 	}
 
@@ -62,7 +63,7 @@ public final class LargeDecoding {
 	 * {@code decode} of {@code value} as a {@code Mono}, empty for null, run where it cannot hold up a connection's
 	 * thread; what it throws is the {@code Mono}'s error.
 	 */
-	public static <T> Mono<T> mono(@Nullable ByteBuffer value, Supplier<@Nullable T> decode) {
+	public static <T> Mono<T> mono(@Nullable ByteBuffer value, Supplier<? extends @Nullable T> decode) {
 		return Mono.create(sink -> run(value, () -> sink.success(decode.get()), sink::error));
 	}
 }

@@ -112,6 +112,7 @@ final class TaskCodec {
 				task.sink.error(new TaskFailedException(task.toString(), outcome.worker(), RemoteException.decode(answer.error())));
 				return;
 			}
+			// A result that cannot be read, or whose class cannot initialize here, fails its own caller only.
 			LargeDecoding.run(answer.value(), () -> {
 				// A caller that cancelled while a large result waited to be decoded would discard it.
 				if (!task.cancelled) {
@@ -120,7 +121,7 @@ final class TaskCodec {
 			}, task.sink::error);
 		}
 		catch (RuntimeException | LinkageError e) {
-			// A result that cannot be read, or whose class cannot initialize here, fails its own caller only.
+			// A remote error that cannot be read fails its own caller only, too.
 			task.sink.error(e);
 		}
 	}

@@ -13,10 +13,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
 
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.internal.LargeDecoding;
 import io.fiberjvm.internal.frames.Answer;
 import io.fiberjvm.internal.frames.AnswerFrame;
 import io.fiberjvm.internal.frames.SegmentFrame;
@@ -37,9 +37,6 @@ final class MemberContext implements RingContext {
 
 	/** How many segments of one message are in flight to a peer at once. */
 	private static final int SEGMENTS_IN_FLIGHT = 4;
-
-	/** Messages of values smaller than this are decoded on the thread they arrive on. */
-	private static final int DECODED_IN_PLACE = 1 << 20;
 
 	private final int rank;
 	private final int size;
@@ -185,8 +182,8 @@ final class MemberContext implements RingContext {
 			}).cache();
 		}
 		// A null broadcast is an empty Mono everywhere, as on rank 0.
-		return take(seq, 0, 0, "broadcast").flatMap(MemberContext::offTheConnection)
-				.flatMap(bytes -> Mono.justOrEmpty(this.<T>decodeValue(bytes, "the broadcast value from rank 0")))
+		return take(seq, 0, 0, "broadcast")
+				.flatMap(bytes -> LargeDecoding.<T>mono(bytes, () -> decodeValue(bytes, "the broadcast value from rank 0")))
 				.cache();
 	}
 
@@ -197,8 +194,8 @@ final class MemberContext implements RingContext {
 			return Mono.defer(() -> send(0, seq, 0, encodeValue(value, "the gathered value of rank " + rank))).thenReturn(List.<T>of()).cache();
 		}
 		return Flux.range(1, size - 1)
-				.concatMap(peer -> take(seq, 0, peer, "gather").flatMap(MemberContext::offTheConnection).map(bytes -> Optional.ofNullable(
-						this.<T>decodeValue(bytes, "the gathered value of rank " + peer))))
+				.concatMap(peer -> take(seq, 0, peer, "gather").flatMap(bytes -> LargeDecoding.mono(bytes,
+						() -> Optional.ofNullable(this.<T>decodeValue(bytes, "the gathered value of rank " + peer)))))
 				.collectList()
 				.map(others -> {
 					List<T> all = new ArrayList<>(size);
@@ -212,15 +209,6 @@ final class MemberContext implements RingContext {
 	/** A value as an answer frame: the shape every value travels in. */
 	private byte[] encodeValue(Object value, String what) {
 		return AnswerFrame.encode(Answer.of(0, runtime.values().write(value, what)));
-	}
-
-	/**
-	 * A message of a value, handed on from the connection's thread to a worker's when it is large: its decoding
-	 * copies every byte into a new array, and a gigabyte's would hold up the connection's keep-alives for seconds.
-	 */
-	private static Mono<ByteBuffer> offTheConnection(ByteBuffer message) {
-		Mono<ByteBuffer> it = Mono.just(message);
-		return message.remaining() < DECODED_IN_PLACE ? it : it.publishOn(Schedulers.boundedElastic());
 	}
 
 	@SuppressWarnings("unchecked")
