@@ -3,17 +3,13 @@ package io.fiberjvm.transport.rsocket;
 import io.netty.buffer.ByteBuf;
 import io.rsocket.Payload;
 import io.rsocket.util.ByteBufPayload;
-import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
-import reactor.core.publisher.SynchronousSink;
-
-import io.fiberjvm.FiberException;
 
 /**
  * Data of streams and channels larger than 4 MiB travels as parts, each a payload of its own, sent as the
- * receiver asks for them and put together in one array as they arrive.
+ * receiver asks for them (the rest of a datum's parts asked for ahead, once the first is in) and put together in
+ * one array as they arrive.
  *
  * <p>RSocket's own fragmentation would do it in one payload, but it queues every fragment at once (other streams
  * of the connection wait behind all of them) and the receiver keeps every fragment until the last arrives: a
@@ -34,13 +30,19 @@ final class Parts {
 	static final long UNWRITTEN = 32 << 20;
 
 	/**
+	 * The parts of one datum a receiver asks for ahead of those it has: as many as a sender may have unwritten, so
+	 * neither side waits for the other while a large datum crosses.
+	 */
+	static final int WINDOW = (int) (UNWRITTEN / PART);
+
+	/**
 	 * Payloads with at least this much data are counted against {@link #UNWRITTEN}; smaller ones are copied into
 	 * pooled memory as they are made ({@link Frames#data(byte[], int, int)}).
 	 */
 	static final int TRACKED = Frames.POOLED_LIMIT + 1;
 
-	private static final byte MARK = 0;
-	private static final int MARK_SIZE = 1 + 8 + 8;
+	static final byte MARK = 0;
+	static final int MARK_SIZE = 1 + 8 + 8;
 
 	private Parts() {
 	}
@@ -88,90 +90,15 @@ final class Parts {
 		return ByteBufPayload.create(bytes, mark);
 	}
 
-	/** Each payload's data, and parts put together; what arrived is released. Each subscription keeps its own state. */
+	/**
+	 * Each payload's data, and parts put together ({@link Joiner}); what arrived is released. Each subscription
+	 * keeps its own state.
+	 */
 	static Flux<Inbound> join(Flux<Payload> payloads, int maxPayloadSize) {
-		return Flux.defer(() -> {
-			Joiner joiner = new Joiner(maxPayloadSize);
-			return payloads.handle(joiner).concatWith(Mono.defer(joiner::end));
-		});
+		return Flux.from(subscriber -> payloads.subscribe(new Joiner(subscriber, maxPayloadSize)));
 	}
 
 	/** Data as it arrived, with the route of its payload ("" for a part or a payload without one). */
 	record Inbound(String route, byte[] data) {
-	}
-
-	/** Puts one subscription's parts together. */
-	private static final class Joiner implements java.util.function.BiConsumer<Payload, SynchronousSink<Inbound>> {
-
-		private final int maxPayloadSize;
-		private byte @Nullable [] current;
-		private int filled;
-
-		Joiner(int maxPayloadSize) {
-			this.maxPayloadSize = maxPayloadSize;
-		}
-
-		@Override
-		public void accept(Payload payload, SynchronousSink<Inbound> sink) {
-			if (!isPart(payload)) {
-				if (current != null) {
-					payload.release();
-					sink.error(malformed("a whole payload arrived after " + filled + " of " + current.length + " bytes of parts"));
-					return;
-				}
-				sink.next(new Inbound(Frames.route(payload), Frames.bytes(payload)));
-				return;
-			}
-			try {
-				ByteBuf mark = payload.metadata();
-				long total = mark.getLong(mark.readerIndex() + 1);
-				long offset = mark.getLong(mark.readerIndex() + 9);
-				ByteBuf data = payload.data();
-				int length = data.readableBytes();
-				byte[] into = current;
-				if (into == null) {
-					if (offset != 0 || total <= PART || total > maxPayloadSize) {
-						sink.error(malformed("a first part at " + offset + " of " + total + " bytes (limit " + maxPayloadSize + ")"));
-						return;
-					}
-					into = new byte[(int) total];
-					current = into;
-					filled = 0;
-				}
-				if (total != into.length || offset != filled || length > into.length - filled || length == 0) {
-					sink.error(malformed("a part of " + length + " bytes at " + offset + " of " + total + " where "
-							+ filled + " of " + into.length + " had come"));
-					return;
-				}
-				data.getBytes(data.readerIndex(), into, filled, length);
-				filled += length;
-				if (filled == into.length) {
-					current = null;
-					sink.next(new Inbound("", into));
-				}
-			}
-			finally {
-				payload.release();
-			}
-		}
-
-		/** At the end of the payloads: nothing, or an error when a datum's parts stopped short. */
-		Mono<Inbound> end() {
-			byte[] into = current;
-			return into == null ? Mono.empty()
-					: Mono.error(malformed("the payloads ended after " + filled + " of " + into.length + " bytes of parts"));
-		}
-
-		private static boolean isPart(Payload payload) {
-			if (!payload.hasMetadata()) {
-				return false;
-			}
-			ByteBuf metadata = payload.metadata();
-			return metadata.readableBytes() == MARK_SIZE && metadata.getByte(metadata.readerIndex()) == MARK;
-		}
-
-		private static FiberException malformed(String what) {
-			return new FiberException("the peer broke a large payload's parts: " + what);
-		}
 	}
 }

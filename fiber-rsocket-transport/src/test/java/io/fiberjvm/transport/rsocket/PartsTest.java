@@ -126,6 +126,23 @@ class PartsTest {
 	}
 
 	@Test
+	void aReceiverAsksForTheRestOfADatumAheadAndForNothingBeyondIt() {
+		// Twelve parts: the receiver wants one datum, so the sender is asked for its first part, then for the other
+		// eleven, a window ahead and one more as each arrives; the small datum after it waits to be wanted.
+		byte[] big = data(Parts.PART * 11 + 5, 6);
+		byte[] small = data(100, 7);
+		List<Long> asked = new CopyOnWriteArrayList<>();
+		Flux<Payload> payloads = Parts.out(Flux.just(big, small), "r", 64 << 20).doOnRequest(asked::add);
+		StepVerifier.create(Parts.join(payloads, 64 << 20).map(Parts.Inbound::data), 1)
+				.assertNext(data -> assertThat(data).isEqualTo(big))
+				.then(() -> assertThat(asked).containsExactly(1L, (long) Parts.WINDOW, 1L, 1L, 1L))
+				.thenRequest(1)
+				.assertNext(data -> assertThat(data).isEqualTo(small))
+				.verifyComplete();
+		assertThat(asked).containsExactly(1L, (long) Parts.WINDOW, 1L, 1L, 1L, 1L);
+	}
+
+	@Test
 	void partsThatStopShortFailAndCountsHoldNearTwoGibibytes() {
 		byte[] big = data(Parts.PART + 10, 5);
 		List<Payload> parts = Parts.out(Flux.just(big), "r", 64 << 20).collectList().block(WAIT);
