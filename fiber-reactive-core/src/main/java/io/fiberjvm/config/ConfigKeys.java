@@ -75,7 +75,7 @@ public final class ConfigKeys {
 			ConfigKeys::positiveDuration));
 
 	/** How long a silent connection lives before its peer is declared dead. */
-	public static final ConfigKey<Duration> KEEPALIVE_TIMEOUT = register(new ConfigKey<>("keepalive-timeout", "duration", "5s",
+	public static final ConfigKey<Duration> KEEPALIVE_TIMEOUT = register(new ConfigKey<>("keepalive-timeout", "duration", "20s",
 			"A peer silent for this long is declared dead and its connection closed.",
 			ConfigKeys::positiveDuration));
 

@@ -55,7 +55,7 @@ class FiberConfigTest {
 		assertThat(config.get(ConfigKeys.PORT)).isZero();
 		assertThat(config.get(ConfigKeys.MAX_FRAME_SIZE)).isEqualTo(8L * 1024 * 1024);
 		assertThat(config.get(ConfigKeys.KEEPALIVE_INTERVAL)).isEqualTo(Duration.ofSeconds(1));
-		assertThat(config.get(ConfigKeys.KEEPALIVE_TIMEOUT)).isEqualTo(Duration.ofSeconds(5));
+		assertThat(config.get(ConfigKeys.KEEPALIVE_TIMEOUT)).isEqualTo(Duration.ofSeconds(20));
 		assertThat(config.get(ConfigKeys.START_TIMEOUT)).isEqualTo(Duration.ofSeconds(60));
 		assertThat(config.get(ConfigKeys.TERMINATE_GRACE)).isEqualTo(Duration.ofSeconds(3));
 		assertThat(config.get(ConfigKeys.JAVA)).isEmpty();
