@@ -98,6 +98,7 @@ final class Joiner implements CoreSubscriber<Payload>, Subscription {
 		ByteBuf data = payload.data();
 		int length = data.readableBytes();
 		byte[] into = current;
+		boolean first = into == null;
 		if (into == null) {
 			if (offset != 0 || total <= Parts.PART || total > maxPayloadSize) {
 				fail("a first part at " + offset + " of " + total + " bytes (limit " + maxPayloadSize + ")");
@@ -106,6 +107,16 @@ final class Joiner implements CoreSubscriber<Payload>, Subscription {
 			into = new byte[(int) total];
 			current = into;
 			filled = 0;
+		}
+		// Every part but the last is exactly PART long: what is asked for ahead counts on it.
+		if (total != into.length || offset != filled || length != Math.min(Parts.PART, into.length - filled)) {
+			fail("a part of " + length + " bytes at " + offset + " of " + total + " where " + filled + " of "
+					+ into.length + " had come");
+			return null;
+		}
+		data.getBytes(data.readerIndex(), into, filled, length);
+		filled += length;
+		if (first) {
 			rest = Parts.count(into.length) - 1;
 			asked = Math.min(rest, Parts.WINDOW);
 			subscription().request(asked);
@@ -115,13 +126,6 @@ final class Joiner implements CoreSubscriber<Payload>, Subscription {
 			asked++;
 			subscription().request(1);
 		}
-		if (total != into.length || offset != filled || length > into.length - filled || length == 0) {
-			fail("a part of " + length + " bytes at " + offset + " of " + total + " where " + filled + " of "
-					+ into.length + " had come");
-			return null;
-		}
-		data.getBytes(data.readerIndex(), into, filled, length);
-		filled += length;
 		if (filled < into.length) {
 			return null;
 		}

@@ -30,8 +30,8 @@ final class Parts {
 	static final long UNWRITTEN = 32 << 20;
 
 	/**
-	 * The parts of one datum a receiver asks for ahead of those it has: as many as a sender may have unwritten, so
-	 * neither side waits for the other while a large datum crosses.
+	 * The parts of one datum a receiver asks for ahead of those it has: as many as a sender may have unwritten, so a
+	 * large datum does not cross one part per round trip.
 	 */
 	static final int WINDOW = (int) (UNWRITTEN / PART);
 

@@ -143,6 +143,25 @@ class PartsTest {
 	}
 
 	@Test
+	void partsOfAnotherSizeThanASenderMakesAreRefusedNotWaitedFor() {
+		// What is asked for ahead counts on parts of PART bytes: smaller ones would leave the receiver waiting for
+		// parts nobody asked for, a larger one would let through a payload nobody asked for.
+		int total = Parts.PART * 2 + 1;
+		StepVerifier.create(Parts.join(Flux.just(part(Parts.PART / 2, 0, total)), 64 << 20), 1)
+				.expectErrorSatisfies(e -> assertThat(e).hasMessageContaining("a part of " + Parts.PART / 2 + " bytes at 0 of " + total))
+				.verify(WAIT);
+		StepVerifier.create(Parts.join(Flux.just(part(Parts.PART, 0, total), part(Parts.PART + 1, Parts.PART, total)), 64 << 20), 1)
+				.expectErrorSatisfies(e -> assertThat(e).hasMessageContaining("a part of " + (Parts.PART + 1) + " bytes at " + Parts.PART))
+				.verify(WAIT);
+	}
+
+	/** A part as a sender marks it, of any length. */
+	private static Payload part(int length, long offset, long total) {
+		ByteBuf mark = Unpooled.buffer(Parts.MARK_SIZE).writeByte(Parts.MARK).writeLong(total).writeLong(offset);
+		return ByteBufPayload.create(Unpooled.wrappedBuffer(new byte[length]), mark);
+	}
+
+	@Test
 	void partsThatStopShortFailAndCountsHoldNearTwoGibibytes() {
 		byte[] big = data(Parts.PART + 10, 5);
 		List<Payload> parts = Parts.out(Flux.just(big), "r", 64 << 20).collectList().block(WAIT);
