@@ -4,10 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.rsocket.Payload;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Subscriber;
-import org.reactivestreams.Subscription;
-import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Operators;
-import reactor.util.context.Context;
 
 import io.fiberjvm.FiberException;
 
@@ -18,11 +15,9 @@ import io.fiberjvm.FiberException;
  * the datum streams at the connection's pace instead of one part per round trip. Each part asked for here is one
  * of that datum's, so the sender is never asked for more data than the receiver wants. What arrived is released.
  */
-final class Joiner implements CoreSubscriber<Payload>, Subscription {
+final class Joiner extends PayloadOperator<Payload, Parts.Inbound> {
 
-	private final Subscriber<? super Parts.Inbound> downstream;
 	private final int maxPayloadSize;
-	private @Nullable Subscription upstream;
 
 	// Touched only by the upstream's signals, which come one at a time.
 	private boolean done;
@@ -34,33 +29,20 @@ final class Joiner implements CoreSubscriber<Payload>, Subscription {
 	private int asked;
 
 	Joiner(Subscriber<? super Parts.Inbound> downstream, int maxPayloadSize) {
-		this.downstream = downstream;
+		super(downstream);
 		this.maxPayloadSize = maxPayloadSize;
-	}
-
-	@Override
-	public Context currentContext() {
-		return downstream instanceof CoreSubscriber<?> core ? core.currentContext() : Context.empty();
-	}
-
-	@Override
-	public void onSubscribe(Subscription subscription) {
-		if (Operators.validate(upstream, subscription)) {
-			upstream = subscription;
-			downstream.onSubscribe(this);
-		}
 	}
 
 	@Override
 	public void request(long n) {
 		if (Operators.validate(n)) {
-			subscription().request(n);
+			source().request(n);
 		}
 	}
 
 	@Override
 	public void cancel() {
-		subscription().cancel();
+		source().cancel();
 	}
 
 	@Override
@@ -119,12 +101,12 @@ final class Joiner implements CoreSubscriber<Payload>, Subscription {
 		if (first) {
 			rest = Parts.count(into.length) - 1;
 			asked = Math.min(rest, Parts.WINDOW);
-			subscription().request(asked);
+			source().request(asked);
 		}
 		else if (asked < rest) {
 			// One part of the window has arrived: ask for the next.
 			asked++;
-			subscription().request(1);
+			source().request(1);
 		}
 		if (filled < into.length) {
 			return null;
@@ -163,12 +145,8 @@ final class Joiner implements CoreSubscriber<Payload>, Subscription {
 	private void fail(String what) {
 		done = true;
 		current = null;
-		subscription().cancel();
+		source().cancel();
 		downstream.onError(malformed(what));
-	}
-
-	private Subscription subscription() {
-		return java.util.Objects.requireNonNull(upstream, "subscribed");
 	}
 
 	private static boolean isPart(Payload payload) {

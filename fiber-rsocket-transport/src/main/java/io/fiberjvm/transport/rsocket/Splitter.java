@@ -6,10 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.rsocket.Payload;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Subscriber;
-import org.reactivestreams.Subscription;
-import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Operators;
-import reactor.util.context.Context;
 
 /**
  * Data out as payloads, a large datum as its parts ({@link Parts#out}): the source is asked for one datum at a
@@ -18,9 +15,11 @@ import reactor.util.context.Context;
  * much the receiver asks for. One drain loop, entered by one thread at a time, does all the work, so requests,
  * data and cancels may come from any thread.
  */
-final class Splitter implements CoreSubscriber<byte[]>, Subscription {
+final class Splitter extends PayloadOperator<byte[], Payload> {
 
-	private final Subscriber<? super Payload> downstream;
+	/** What a payload copied into pooled memory as it is made signals: nothing. */
+	private static final Runnable NOT_TRACKED = () -> { };
+
 	private final String route;
 	private final int maxPayloadSize;
 	private final AtomicLong requested = new AtomicLong();
@@ -28,7 +27,6 @@ final class Splitter implements CoreSubscriber<byte[]>, Subscription {
 	// Bytes of large payloads handed to the transport and not yet written.
 	private final AtomicLong unwritten = new AtomicLong();
 
-	private volatile @Nullable Subscription upstream;
 	private volatile byte @Nullable [] arrived;
 	private volatile boolean done;
 	private volatile @Nullable Throwable error;
@@ -40,23 +38,9 @@ final class Splitter implements CoreSubscriber<byte[]>, Subscription {
 	private boolean asked;
 
 	Splitter(Subscriber<? super Payload> downstream, String route, int maxPayloadSize) {
-		this.downstream = downstream;
+		super(downstream);
 		this.route = route;
 		this.maxPayloadSize = maxPayloadSize;
-	}
-
-	@Override
-	public Context currentContext() {
-		return downstream instanceof CoreSubscriber<?> core ? core.currentContext() : Context.empty();
-	}
-
-	@Override
-	public void onSubscribe(Subscription subscription) {
-		if (Operators.validate(upstream, subscription)) {
-			upstream = subscription;
-			// Nothing is asked for until the receiver asks.
-			downstream.onSubscribe(this);
-		}
 	}
 
 	@Override
@@ -70,10 +54,7 @@ final class Splitter implements CoreSubscriber<byte[]>, Subscription {
 	@Override
 	public void cancel() {
 		cancelled = true;
-		Subscription subscription = upstream;
-		if (subscription != null) {
-			subscription.cancel();
-		}
+		cancelSource();
 	}
 
 	@Override
@@ -126,7 +107,7 @@ final class Splitter implements CoreSubscriber<byte[]>, Subscription {
 					}
 					Payload payload;
 					try {
-						payload = Parts.payload(data, next, route, maxPayloadSize, () -> written(size));
+						payload = Parts.payload(data, next, route, maxPayloadSize, tracked ? () -> written(size) : NOT_TRACKED);
 					}
 					catch (RuntimeException tooLarge) {
 						cancel();
@@ -167,7 +148,7 @@ final class Splitter implements CoreSubscriber<byte[]>, Subscription {
 					break;
 				}
 				asked = true;
-				java.util.Objects.requireNonNull(upstream, "subscribed").request(1);
+				source().request(1);
 			}
 			if (sent != 0) {
 				long produced = sent;
