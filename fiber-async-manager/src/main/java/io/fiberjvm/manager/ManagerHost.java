@@ -329,7 +329,7 @@ final class ManagerHost implements ProcessTarget {
 		/** The answer carrying {@code value}, or the failure to carry it. */
 		private Answer answer(long id, @Nullable Object value) {
 			try {
-				return Answer.of(id, values.write(value, "the result"));
+				return new Answer(id, false, values.writeAfter(AnswerFrame.ROOM, value, "the result"));
 			}
 			catch (CodecException e) {
 				return failure(id, e);

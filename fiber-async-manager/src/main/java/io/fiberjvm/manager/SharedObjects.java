@@ -94,7 +94,7 @@ final class SharedObjects {
 
 	/** Encodes under the object's lock, so the copy that travels is never torn by a concurrent change. */
 	private byte[] encode(@Nullable Object value) {
-		return AnswerFrame.encode(Answer.of(0, values.write(value, "the result")));
+		return AnswerFrame.encode(new Answer(0, false, values.writeAfter(AnswerFrame.ROOM, value, "the result")));
 	}
 
 	@SuppressWarnings("unchecked")

@@ -70,52 +70,65 @@ final class CompactValues {
 
 	/** The compact bytes of {@code value}, which {@link #sizeOf} says has a compact form. */
 	static byte[] write(Object value) {
+		return write(value, 0);
+	}
+
+	/**
+	 * The compact bytes of {@code value}, which {@link #sizeOf} says has a compact form, after {@code room} bytes
+	 * left free in front of them (zeros).
+	 */
+	static byte[] write(Object value, int room) {
 		if (value instanceof Integer i) {
-			return ByteBuffer.allocate(5).put(INT).putInt(i).array();
+			return start(room, 5, INT).putInt(i).array();
 		}
 		if (value instanceof Long l) {
-			return ByteBuffer.allocate(9).put(LONG).putLong(l).array();
+			return start(room, 9, LONG).putLong(l).array();
 		}
 		if (value instanceof Double d) {
-			return ByteBuffer.allocate(9).put(DOUBLE).putDouble(d).array();
+			return start(room, 9, DOUBLE).putDouble(d).array();
 		}
 		if (value instanceof Boolean b) {
-			return new byte[] {BOOLEAN, (byte) (b ? 1 : 0)};
+			return start(room, 2, BOOLEAN).put((byte) (b ? 1 : 0)).array();
 		}
 		if (value instanceof String s) {
 			byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-			return tagged(STRING, utf8);
+			return tagged(room, STRING, utf8);
 		}
 		if (value instanceof byte[] bytes) {
-			return tagged(BYTES, bytes);
+			return tagged(room, BYTES, bytes);
 		}
 		if (value instanceof double[] doubles) {
-			ByteBuffer out = ByteBuffer.allocate(1 + doubles.length * 8).put(DOUBLES);
+			ByteBuffer out = start(room, 1 + doubles.length * 8, DOUBLES);
 			BulkCopy.put(out, doubles);
 			return out.array();
 		}
 		if (value instanceof float[] floats) {
-			ByteBuffer out = ByteBuffer.allocate(1 + floats.length * 4).put(FLOATS);
+			ByteBuffer out = start(room, 1 + floats.length * 4, FLOATS);
 			BulkCopy.put(out, floats);
 			return out.array();
 		}
 		if (value instanceof int[] ints) {
-			ByteBuffer out = ByteBuffer.allocate(1 + ints.length * 4).put(INTS);
+			ByteBuffer out = start(room, 1 + ints.length * 4, INTS);
 			BulkCopy.put(out, ints);
 			return out.array();
 		}
 		if (value instanceof long[] longs) {
-			ByteBuffer out = ByteBuffer.allocate(1 + longs.length * 8).put(LONGS);
+			ByteBuffer out = start(room, 1 + longs.length * 8, LONGS);
 			BulkCopy.put(out, longs);
 			return out.array();
 		}
 		throw new IllegalArgumentException(value.getClass().getName() + " has no compact form");
 	}
 
-	private static byte[] tagged(byte tag, byte[] bytes) {
-		byte[] out = new byte[1 + bytes.length];
-		out[0] = tag;
-		BulkCopy.copy(bytes, 0, out, 1, bytes.length);
+	/** A buffer of {@code room} free bytes and {@code size} bytes of a value, positioned after its tag. */
+	private static ByteBuffer start(int room, int size, byte tag) {
+		return ByteBuffer.allocate(Math.addExact(room, size)).position(room).put(tag);
+	}
+
+	private static byte[] tagged(int room, byte tag, byte[] bytes) {
+		byte[] out = new byte[Math.addExact(room, 1 + bytes.length)];
+		out[room] = tag;
+		BulkCopy.copy(bytes, 0, out, room + 1, bytes.length);
 		return out;
 	}
 

@@ -32,6 +32,9 @@ public final class ShippedValues implements Codec {
 	/** The largest value a run sends unless {@code max-value-size} says otherwise: 2046 MiB. */
 	public static final long DEFAULT_MAX_VALUE_SIZE = 2046L << 20;
 
+	/** The size from which {@link #writeAfter} leaves room in front of a value. */
+	public static final int ROOMY = 64 << 10;
+
 	/** What a refusal of a value too large advises first. */
 	private static final String RAISE = "raise fiber.max-value-size (at most 2046Mi)";
 
@@ -117,6 +120,27 @@ public final class ShippedValues implements Codec {
 		catch (CodecException e) {
 			throw new CodecException(what + ": " + e.getMessage(), e);
 		}
+	}
+
+	/**
+	 * The bytes of {@code value} as {@link #write} makes them ({@code null} for null), in a buffer positioned at
+	 * them. A large value of a compact form (an array of numbers or bytes taking {@value #ROOMY} bytes or more) has
+	 * {@code room} bytes left free in front of it in the buffer's array, where a frame can put its header, so that
+	 * the value travels where it was written instead of being copied into its frame; other values have none.
+	 */
+	public @Nullable ByteBuffer writeAfter(int room, @Nullable Object value, Object what) {
+		if (room < 0) {
+			throw new IllegalArgumentException("room " + room + " is negative");
+		}
+		if (value != null && !(value instanceof String)) {
+			long size = CompactValues.sizeOf(value);
+			if (size >= ROOMY) {
+				checkSize(size, value, what);
+				return ByteBuffer.wrap(CompactValues.write(value, room)).position(room);
+			}
+		}
+		byte[] bytes = write(value, what);
+		return bytes == null ? null : ByteBuffer.wrap(bytes);
 	}
 
 	/**

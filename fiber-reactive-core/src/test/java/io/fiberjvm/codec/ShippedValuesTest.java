@@ -45,6 +45,30 @@ class ShippedValuesTest {
 	}
 
 	@Test
+	void largeCompactValuesAreWrittenWithRoomInFrontAndOthersWithout() {
+		ShippedValues values = new ShippedValues(List.of(), null, 1 << 20);
+		int[] large = new int[ShippedValues.ROOMY / 4];
+		large[large.length - 1] = 9;
+		ByteBuffer roomy = values.writeAfter(34, large, "v");
+		assertThat(roomy.position()).isEqualTo(34);
+		assertThat(roomy.remaining()).isEqualTo(1 + large.length * 4);
+		assertThat(ByteBuffer.wrap(roomy.array(), 34, roomy.remaining())).isEqualTo(ByteBuffer.wrap(values.write(large, "v")));
+		assertThat((int[]) values.read(roomy, "v")).containsExactly(large);
+		for (Object value : new Object[] {new int[] {1, 2}, "x".repeat(ShippedValues.ROOMY), List.of(1, 2)}) {
+			ByteBuffer bytes = values.writeAfter(34, value, "v");
+			assertThat(bytes.position()).as("no room for %s", value.getClass()).isZero();
+			assertThat(bytes.array()).isEqualTo(values.write(value, "v"));
+		}
+		assertThat(values.writeAfter(34, null, "v")).isNull();
+		// The size wall and the checks of write hold the same way.
+		assertThatThrownBy(() -> values.writeAfter(34, new double[1 << 17], "the result")).isInstanceOf(CodecException.class)
+				.hasMessageContaining("the result").hasMessageContaining("max-value-size");
+		assertThatThrownBy(() -> values.writeAfter(34, new Object(), "the argument")).isInstanceOf(CodecException.class)
+				.hasMessageContaining("not Serializable");
+		assertThatThrownBy(() -> values.writeAfter(-1, large, "v")).isInstanceOf(IllegalArgumentException.class);
+	}
+
+	@Test
 	void unreadableValuesNameWhatAndWhy() {
 		ShippedValues values = new ShippedValues(List.of());
 		assertThatThrownBy(() -> values.read(new byte[] {1, 0, 0}, "the result of task 3"))

@@ -15,6 +15,9 @@ import org.jspecify.annotations.Nullable;
  */
 public record Answer(long id, boolean failed, @Nullable ByteBuffer value) {
 
+	/** The bytes of an answer in front of its value: its id, flag and length. */
+	static final int HEAD = 8 + 1 + 4;
+
 	/** An answer carrying a value's bytes ({@code null} for a null value). */
 	public static Answer of(long id, byte @Nullable [] value) {
 		return new Answer(id, false, value == null ? null : ByteBuffer.wrap(value));
@@ -42,6 +45,11 @@ public record Answer(long id, boolean failed, @Nullable ByteBuffer value) {
 
 	void write(FrameWriter out) {
 		out.putLong(id).putByte(failed ? 1 : 0).putBytes(value);
+	}
+
+	/** Writes what comes before the value, for a frame {@link FrameWriter#inFront} of it. */
+	void writeHead(FrameWriter out) {
+		out.putLong(id).putByte(failed ? 1 : 0).putInt(valueBytes());
 	}
 
 	static Answer read(FrameReader in) {

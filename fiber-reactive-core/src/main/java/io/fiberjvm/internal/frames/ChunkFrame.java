@@ -32,7 +32,23 @@ public record ChunkFrame(long functionId, byte @Nullable [] function, List<Strin
 		}
 	}
 
+	/**
+	 * The bytes in front of the argument of a chunk's sole task when the worker holds the function: an argument
+	 * written with this much room ({@link io.fiberjvm.codec.ShippedValues#writeAfter}) becomes the frame without
+	 * being copied (its array's first bytes are written over each time).
+	 */
+	public static final int ROOM = FrameHeaderCodec.SIZE + 8 + 4 + 4 + 4 + 8 + 4;
+
 	public byte[] encode() {
+		if (function == null && allow.isEmpty() && tasks.size() == 1) {
+			Task sole = tasks.get(0);
+			ByteBuffer arg = sole.arg();
+			FrameWriter head = FrameWriter.inFront(FrameKind.CHUNK, 0, arg, ROOM);
+			if (head != null && arg != null) {
+				return head.putLong(functionId).putBytes((byte[]) null).putTexts(List.of()).putInt(1)
+						.putLong(sole.id()).putInt(arg.remaining()).array();
+			}
+		}
 		List<byte[]> patterns = FrameWriter.utf8(allow);
 		int size = 8 + FrameWriter.sizeOf(function) + FrameWriter.sizeOf(patterns) + 4;
 		for (Task task : tasks) {

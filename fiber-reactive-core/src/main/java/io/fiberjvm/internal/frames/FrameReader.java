@@ -85,7 +85,10 @@ final class FrameReader {
 		return value;
 	}
 
-	/** A length-prefixed byte string as a view of the frame, not a copy; null for length -1. */
+	/**
+	 * A length-prefixed byte string as a view of the frame, not a copy; null for length -1. The view is a slice
+	 * (it starts inside the frame's array), which {@link FrameWriter#inFront} never takes for a value of its own.
+	 */
 	@Nullable ByteBuffer readSlice() {
 		int length = readInt();
 		if (length == -1) {

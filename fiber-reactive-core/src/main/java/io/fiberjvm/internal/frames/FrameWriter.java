@@ -27,6 +27,25 @@ final class FrameWriter {
 		return new FrameWriter(out);
 	}
 
+	/**
+	 * A frame of {@code kind} with {@code flags} written into the {@code room} bytes in front of {@code value} (as
+	 * {@link io.fiberjvm.codec.ShippedValues#writeAfter} leaves them), the value being the rest of the frame: a large
+	 * value is sent where it lies instead of copied. Null when {@code value} is not such a buffer, the whole of a
+	 * writable array positioned {@code room} bytes in; the frame is then written the usual way. A value read from a
+	 * received frame never is one ({@link FrameReader#readSlice} hands out slices, which start inside their array),
+	 * so forwarding it copies it and leaves the frame it came in as it was. The codec writes the {@code room} bytes
+	 * of its fields before the value, the value's length last.
+	 */
+	static @Nullable FrameWriter inFront(FrameKind kind, int flags, @Nullable ByteBuffer value, int room) {
+		if (value == null || !value.hasArray() || value.arrayOffset() != 0 || value.position() != room
+				|| value.limit() != value.array().length) {
+			return null;
+		}
+		ByteBuffer out = ByteBuffer.wrap(value.array(), 0, room);
+		out.put(kind.code()).put((byte) flags);
+		return new FrameWriter(out);
+	}
+
 	/** The bytes a length-prefixed byte string takes. */
 	static int sizeOf(byte @Nullable [] bytes) {
 		return 4 + (bytes == null ? 0 : bytes.length);
@@ -125,7 +144,7 @@ final class FrameWriter {
 		return out;
 	}
 
-	/** The frame, which must be full. */
+	/** The frame, which must be full (for a frame {@link #inFront} of a value, up to the value). */
 	byte[] array() {
 		if (out.hasRemaining()) {
 			throw new IllegalStateException("a frame was written " + out.remaining() + " bytes short of its size");

@@ -1,5 +1,6 @@
 package io.fiberjvm.internal.pool;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -374,7 +375,10 @@ final class Dispatcher {
 			inFlight++;
 			bytes += task.size();
 			session.pending.put(task.id, task);
-			tasks.add(ChunkFrame.Task.of(task.id, task.arg));
+			// Only a first attempt is framed in its argument's own array: an earlier attempt's frame may still be on
+			// its way out of a connection, and a read-only view is copied into a frame of its own.
+			ByteBuffer arg = task.arg;
+			tasks.add(new ChunkFrame.Task(task.id, arg == null || task.attempt == 1 ? arg : arg.asReadOnlyBuffer()));
 		}
 		if (!known) {
 			session.functions.put(function.id, Boolean.TRUE);

@@ -1,5 +1,6 @@
 package io.fiberjvm.internal.pool;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -247,7 +248,7 @@ final class ProcessPool implements FiberPool {
 	/** The task's attempts: the first, then retries as this view's retry allows. */
 	private Mono<Object> attempts(ShippedFunction shipped, Object arg, TaskName description) {
 		return Mono.defer(() -> {
-			byte[] argument = core.codec.argument(arg, description);
+			ByteBuffer argument = core.codec.argument(arg, description);
 			AtomicInteger attempts = new AtomicInteger();
 			Mono<Object> attempt = Mono.create(sink -> {
 				int n = attempts.incrementAndGet();

@@ -1,5 +1,6 @@
 package io.fiberjvm.internal.pool;
 
+import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -49,7 +50,7 @@ final class StreamingTasks {
 		return Flux.defer(() -> {
 			core.submitted.incrementAndGet();
 			long submittedAt = System.nanoTime();
-			byte[] argument = core.codec.argument(arg, description);
+			ByteBuffer argument = core.codec.argument(arg, description);
 			AtomicLong delivered = new AtomicLong();
 			AtomicInteger attempts = new AtomicInteger();
 			Flux<Object> attempt = Flux.create(out -> {

@@ -1,5 +1,7 @@
 package io.fiberjvm.internal.pool;
 
+import java.nio.ByteBuffer;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -10,7 +12,11 @@ final class Task {
 
 	final long id;
 	final ShippedFunction function;
-	final byte @Nullable [] arg;
+	/**
+	 * The argument's bytes, shared by every attempt and never moved (null for a null argument); a large one is
+	 * framed in place for the first attempt only.
+	 */
+	final @Nullable ByteBuffer arg;
 	final TaskName description;
 	final int attempt;
 	/** The caller's chunk size, or 0 to adapt. */
@@ -28,7 +34,7 @@ final class Task {
 	/** The session running it, or null while queued; under the dispatcher's lock. */
 	@Nullable WorkerSession runningOn;
 
-	Task(long id, ShippedFunction function, byte @Nullable [] arg, TaskName description, int attempt,
+	Task(long id, ShippedFunction function, @Nullable ByteBuffer arg, TaskName description, int attempt,
 			int chunkSize, TaskSink sink) {
 		this.chunkSize = chunkSize;
 		this.id = id;
@@ -41,7 +47,7 @@ final class Task {
 	}
 
 	int size() {
-		return arg == null ? 16 : arg.length + 16;
+		return arg == null ? 16 : arg.remaining() + 16;
 	}
 
 	@Override

@@ -15,6 +15,8 @@ import io.fiberjvm.RemoteException;
 import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.internal.LargeDecoding;
 import io.fiberjvm.internal.frames.Answer;
+import io.fiberjvm.internal.frames.ChunkFrame;
+import io.fiberjvm.internal.frames.ResultsFrame;
 import io.fiberjvm.pool.TaskFailedException;
 
 /**
@@ -80,16 +82,19 @@ final class TaskCodec {
 		}
 	}
 
-	/** {@code arg}'s bytes; refused when another process could not read it, or it is over {@code max-value-size}. */
-	byte @Nullable [] argument(@Nullable Object arg, TaskName task) {
-		byte[] bytes = values.write(arg, new Object() {
+	/**
+	 * {@code arg}'s bytes, a large one with room in front for its chunk's frame; refused when another process could
+	 * not read it, or it is over {@code max-value-size}.
+	 */
+	@Nullable ByteBuffer argument(@Nullable Object arg, TaskName task) {
+		ByteBuffer bytes = values.writeAfter(ChunkFrame.ROOM, arg, new Object() {
 			@Override
 			public String toString() {
 				return "the argument of task " + task;
 			}
 		});
 		// The function travels with an argument the first time a worker sees it: together they must fit a message.
-		values.checkTogether((long) task.function().bytes.length + (bytes == null ? 0 : bytes.length),
+		values.checkTogether((long) task.function().bytes.length + (bytes == null ? 0 : bytes.remaining()),
 				new Object() {
 					@Override
 					public String toString() {
@@ -138,9 +143,12 @@ final class TaskCodec {
 		return values.read(bytes, "the argument");
 	}
 
-	/** The answer carrying {@code result}; a result that cannot travel is the task's failure. */
+	/**
+	 * The answer carrying {@code result}, a large one with room in front for a results frame of its own; a result
+	 * that cannot travel is the task's failure.
+	 */
 	Answer result(long id, @Nullable Object result) {
-		return Answer.of(id, values.write(result, "the result"));
+		return new Answer(id, false, values.writeAfter(ResultsFrame.ROOM, result, "the result"));
 	}
 
 	/** The answer carrying {@code error}, cut to fit a frame. */

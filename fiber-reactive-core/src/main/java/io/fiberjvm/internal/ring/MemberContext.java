@@ -208,7 +208,7 @@ final class MemberContext implements RingContext {
 
 	/** A value as an answer frame: the shape every value travels in. */
 	private byte[] encodeValue(Object value, String what) {
-		return AnswerFrame.encode(Answer.of(0, runtime.values().write(value, what)));
+		return AnswerFrame.encode(new Answer(0, false, runtime.values().writeAfter(AnswerFrame.ROOM, value, what)));
 	}
 
 	@SuppressWarnings("unchecked")

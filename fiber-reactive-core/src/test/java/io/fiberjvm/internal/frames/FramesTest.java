@@ -52,6 +52,73 @@ class FramesTest {
 	}
 
 	@Test
+	void aLargeValueWrittenWithRoomBecomesItsFrameWithoutACopy() {
+		ShippedValues values = new ShippedValues(List.of());
+		double[] weights = new double[20_000];
+		Arrays.setAll(weights, i -> i * 0.5);
+		byte[] bytes = values.write(weights, "weights");
+
+		ByteBuffer arg = values.writeAfter(ChunkFrame.ROOM, weights, "weights");
+		byte[] chunk = new ChunkFrame(7, null, List.of(), List.of(new ChunkFrame.Task(3, arg))).encode();
+		assertThat(chunk).as("the argument's array is the frame").isSameAs(arg.array())
+				.isEqualTo(new ChunkFrame(7, null, List.of(), List.of(ChunkFrame.Task.of(3, bytes))).encode());
+		ChunkFrame readChunk = ChunkFrame.decode(chunk);
+		assertThat(readChunk.functionId()).isEqualTo(7);
+		assertThat(readChunk.function()).isNull();
+		assertThat(readChunk.tasks().get(0).id()).isEqualTo(3);
+		assertThat((double[]) values.read(readChunk.tasks().get(0).arg(), "weights")).containsExactly(weights);
+		// A retry is framed in the same array, with its own id.
+		assertThat(ChunkFrame.decode(new ChunkFrame(7, null, List.of(), List.of(new ChunkFrame.Task(4, arg))).encode())
+				.tasks().get(0).id()).isEqualTo(4);
+
+		ByteBuffer result = values.writeAfter(ResultsFrame.ROOM, weights, "weights");
+		byte[] results = new ResultsFrame(true, 99, List.of(new Answer(5, false, result))).encode();
+		assertThat(results).isSameAs(result.array())
+				.isEqualTo(new ResultsFrame(true, 99, List.of(Answer.of(5, bytes))).encode());
+		ResultsFrame readResults = ResultsFrame.decode(results);
+		assertThat(readResults.lastOfChunk()).isTrue();
+		assertThat(readResults.elapsedNanos()).isEqualTo(99);
+		assertThat(readResults.answers().get(0).id()).isEqualTo(5);
+		assertThat((double[]) values.read(readResults.answers().get(0).value(), "weights")).containsExactly(weights);
+
+		ByteBuffer answer = values.writeAfter(AnswerFrame.ROOM, weights, "weights");
+		byte[] answerFrame = AnswerFrame.encode(new Answer(6, false, answer));
+		assertThat(answerFrame).isSameAs(answer.array()).isEqualTo(AnswerFrame.encode(Answer.of(6, bytes)));
+		assertThat((double[]) values.read(AnswerFrame.decode(answerFrame).value(), "weights")).containsExactly(weights);
+	}
+
+	@Test
+	void aValueWithoutItsFramesRoomIsCopiedIntoTheFrame() {
+		ShippedValues values = new ShippedValues(List.of());
+		double[] weights = new double[20_000];
+		ByteBuffer roomy = values.writeAfter(ChunkFrame.ROOM, weights, "weights");
+		// The function travels with the chunk, or the task is not alone: its head is not the room's size.
+		byte[] shipped = new ChunkFrame(7, new byte[] {1}, List.of("com.acme.*"), List.of(new ChunkFrame.Task(3, roomy))).encode();
+		assertThat(shipped).isNotSameAs(roomy.array());
+		assertThat(ChunkFrame.decode(shipped).function()).containsExactly(1);
+		byte[] two = new ChunkFrame(7, null, List.of(), List.of(new ChunkFrame.Task(3, roomy), ChunkFrame.Task.of(4, null))).encode();
+		assertThat(two).isNotSameAs(roomy.array());
+		assertThat((double[]) values.read(ChunkFrame.decode(two).tasks().get(0).arg(), "weights")).containsExactly(weights);
+		// Room made for another frame, a small value (no room) and an error are copied.
+		assertThat(new ResultsFrame(true, 1, List.of(new Answer(1, false, roomy))).encode()).isNotSameAs(roomy.array());
+		ByteBuffer small = values.writeAfter(ResultsFrame.ROOM, new double[] {1.5}, "one");
+		assertThat(small.position()).isZero();
+		assertThat(new ResultsFrame(true, 1, List.of(new Answer(1, false, small))).encode()).isNotSameAs(small.array());
+		assertThat(AnswerFrame.decode(AnswerFrame.encode(Answer.failure(2, "boom"))).error()).isEqualTo("boom");
+		// A value read from a received frame has the shape of one with room, but is forwarded as a copy.
+		byte[] received = AnswerFrame.encode(new Answer(4, false, values.writeAfter(AnswerFrame.ROOM, weights, "weights")));
+		byte[] forwarded = AnswerFrame.encode(new Answer(5, false, AnswerFrame.decode(received).value()));
+		assertThat(forwarded).isNotSameAs(received);
+		assertThat(AnswerFrame.decode(received).id()).as("the received frame is left as it was").isEqualTo(4);
+		assertThat(AnswerFrame.decode(forwarded).id()).isEqualTo(5);
+		// A read-only view (a retry's argument) is copied too.
+		assertThat(new ChunkFrame(7, null, List.of(), List.of(new ChunkFrame.Task(3, roomy.asReadOnlyBuffer()))).encode())
+				.isNotSameAs(roomy.array());
+		assertThat(AnswerFrame.decode(AnswerFrame.encode(new Answer(3, false, values.writeAfter(AnswerFrame.ROOM, null, "nothing"))))
+				.value()).isNull();
+	}
+
+	@Test
 	void chunksAndResultsRoundTrip() {
 		ChunkFrame chunk = new ChunkFrame(7, new byte[] {1, 2}, List.of("com.acme.*"),
 				List.of(ChunkFrame.Task.of(1, new byte[] {9}), ChunkFrame.Task.of(2, null)));

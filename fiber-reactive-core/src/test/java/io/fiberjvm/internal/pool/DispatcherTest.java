@@ -39,6 +39,7 @@ class DispatcherTest {
 	/** A worker's side: it holds what it was sent and asks for {@code credit} chunks up front. */
 	private final class FakeWorker extends BaseSubscriber<byte[]> {
 		final List<ChunkFrame> chunks = new CopyOnWriteArrayList<>();
+		final List<byte[]> frames = new CopyOnWriteArrayList<>();
 		WorkerSession session;
 
 		FakeWorker(String name) {
@@ -55,6 +56,7 @@ class DispatcherTest {
 
 		@Override
 		protected void hookOnNext(byte[] frame) {
+			frames.add(frame);
 			chunks.add(ChunkFrame.decode(frame));
 		}
 
@@ -70,7 +72,7 @@ class DispatcherTest {
 
 	private Mono<Object> submit(List<Task> into) {
 		return Mono.create(sink -> {
-			Task task = new Task(++ids, function, new byte[] {1}, new TaskName("map", ids, function), 1, 0, TaskSink.of(sink));
+			Task task = new Task(++ids, function, java.nio.ByteBuffer.wrap(new byte[] {1}), new TaskName("map", ids, function), 1, 0, TaskSink.of(sink));
 			into.add(task);
 			sink.onCancel(() -> dispatcher.cancel(task));
 			dispatcher.submit(task);
@@ -104,6 +106,26 @@ class DispatcherTest {
 		assertThat(a.chunks.get(1).tasks()).hasSize(1);
 		assertThat(b.chunks.get(1).tasks()).hasSize(1);
 		assertThat(dispatcher.counters()[1]).as("queued").isZero();
+	}
+
+	@Test
+	void onlyAFirstAttemptIsFramedInItsLargeArgumentsOwnArray() {
+		FakeWorker a = new FakeWorker("a");
+		List<Task> tasks = new ArrayList<>();
+		submit(tasks).subscribe();
+		a.answer(a.chunks.get(0));
+		java.nio.ByteBuffer arg = new ShippedValues(List.of()).writeAfter(ChunkFrame.ROOM, new double[10_000], "weights");
+		for (int attempt = 1; attempt <= 2; attempt++) {
+			int n = attempt;
+			Mono.create(sink -> dispatcher.submit(new Task(++ids, function, arg, new TaskName("map", ids, function), n, 0,
+					TaskSink.of(sink)))).subscribe();
+		}
+		assertThat(a.frames).hasSize(3);
+		assertThat(a.frames.get(1)).as("the first attempt's frame is its argument's array").isSameAs(arg.array());
+		assertThat(a.frames.get(2)).as("a retry's is a copy").isNotSameAs(arg.array());
+		assertThat(a.chunks.get(2).tasks().get(0).id()).isEqualTo(ids);
+		assertThat(ChunkFrame.decode(arg.array()).tasks().get(0).id()).as("the first frame as it was sent").isEqualTo(ids - 1);
+		assertThat(a.chunks.get(2).tasks().get(0).arg()).isEqualTo(arg);
 	}
 
 	@Test
