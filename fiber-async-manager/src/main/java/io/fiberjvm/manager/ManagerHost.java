@@ -329,7 +329,7 @@ final class ManagerHost implements ProcessTarget {
 		/** The answer carrying {@code value}, or the failure to carry it. */
 		private Answer answer(long id, @Nullable Object value) {
 			try {
-				return new Answer(id, false, values.writeAfter(AnswerFrame.ROOM, value, "the result"));
+				return AnswerFrame.answer(id, values, value, "the result");
 			}
 			catch (CodecException e) {
 				return failure(id, e);

@@ -17,7 +17,6 @@ import reactor.core.publisher.SignalType;
 import reactor.core.scheduler.Schedulers;
 
 import io.fiberjvm.codec.ShippedValues;
-import io.fiberjvm.internal.frames.Answer;
 import io.fiberjvm.internal.frames.AnswerFrame;
 import io.fiberjvm.internal.frames.CallFrame;
 import io.fiberjvm.transport.Routes;
@@ -94,7 +93,7 @@ final class SharedObjects {
 
 	/** Encodes under the object's lock, so the copy that travels is never torn by a concurrent change. */
 	private byte[] encode(@Nullable Object value) {
-		return AnswerFrame.encode(new Answer(0, false, values.writeAfter(AnswerFrame.ROOM, value, "the result")));
+		return AnswerFrame.encode(AnswerFrame.answer(0, values, value, "the result"));
 	}
 
 	@SuppressWarnings("unchecked")

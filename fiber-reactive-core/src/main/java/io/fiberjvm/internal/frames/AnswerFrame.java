@@ -1,16 +1,25 @@
 package io.fiberjvm.internal.frames;
 
+import org.jspecify.annotations.Nullable;
+
+import io.fiberjvm.codec.ShippedValues;
+
 /** The answer to one manager call or shared-object operation. */
 public final class AnswerFrame {
 
 	private AnswerFrame() {
 	}
 
+	/** The bytes in front of an answer's value in its frame. */
+	static final int ROOM = FrameHeaderCodec.SIZE + Answer.HEAD;
+
 	/**
-	 * The bytes in front of an answer's value in its frame: a value written with this much room
-	 * ({@link io.fiberjvm.codec.ShippedValues#writeAfter}) becomes the frame without being copied.
+	 * The answer carrying {@code value}, written so that a large one becomes its answer frame without being copied
+	 * ({@link ShippedValues#writeAfter}); refused as {@link ShippedValues#write} refuses it.
 	 */
-	public static final int ROOM = FrameHeaderCodec.SIZE + Answer.HEAD;
+	public static Answer answer(long id, ShippedValues values, @Nullable Object value, Object what) {
+		return new Answer(id, false, values.writeAfter(ROOM, value, what));
+	}
 
 	public static byte[] encode(Answer answer) {
 		FrameWriter head = FrameWriter.inFront(FrameKind.ANSWER, 0, answer.value(), ROOM);

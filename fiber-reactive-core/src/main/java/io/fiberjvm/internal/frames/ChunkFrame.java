@@ -6,6 +6,8 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import io.fiberjvm.codec.ShippedValues;
+
 /**
  * Tasks of one function, from a pool to one worker. The function's bytes travel only the first time the
  * worker sees it (a worker keeps recently used functions, and its pool keeps a twin of that cache); the
@@ -32,12 +34,17 @@ public record ChunkFrame(long functionId, byte @Nullable [] function, List<Strin
 		}
 	}
 
+	/** The bytes in front of the argument of a chunk's sole task when the worker holds the function. */
+	static final int ROOM = FrameHeaderCodec.SIZE + 8 + 4 + 4 + 4 + 8 + 4;
+
 	/**
-	 * The bytes in front of the argument of a chunk's sole task when the worker holds the function: an argument
-	 * written with this much room ({@link io.fiberjvm.codec.ShippedValues#writeAfter}) becomes the frame without
-	 * being copied (its array's first bytes are written over each time).
+	 * The bytes of a task's argument, written so that a large one, alone in a chunk whose function the worker
+	 * holds, becomes that chunk's frame without being copied ({@link ShippedValues#writeAfter}; the head of its
+	 * array is written over each time); refused as {@link ShippedValues#write} refuses it.
 	 */
-	public static final int ROOM = FrameHeaderCodec.SIZE + 8 + 4 + 4 + 4 + 8 + 4;
+	public static @Nullable ByteBuffer argument(ShippedValues values, @Nullable Object arg, Object what) {
+		return values.writeAfter(ROOM, arg, what);
+	}
 
 	public byte[] encode() {
 		if (function == null && allow.isEmpty() && tasks.size() == 1) {

@@ -3,6 +3,10 @@ package io.fiberjvm.internal.frames;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
+import io.fiberjvm.codec.ShippedValues;
+
 /**
  * Answers to a chunk's tasks, or to part of them, from a worker to its pool. The last frame of a chunk
  * says so (a header flag) and carries the time the worker spent on the whole chunk.
@@ -15,11 +19,16 @@ public record ResultsFrame(boolean lastOfChunk, long elapsedNanos, List<Answer> 
 
 	private static final int LAST_OF_CHUNK = 1;
 
+	/** The bytes in front of the value of a frame's sole answer. */
+	static final int ROOM = FrameHeaderCodec.SIZE + 8 + 4 + Answer.HEAD;
+
 	/**
-	 * The bytes in front of the value of a frame's sole answer: a value written with this much room
-	 * ({@link io.fiberjvm.codec.ShippedValues#writeAfter}) becomes the frame without being copied.
+	 * The answer carrying {@code value}, written so that a large one, alone in a results frame, becomes that frame
+	 * without being copied ({@link ShippedValues#writeAfter}); refused as {@link ShippedValues#write} refuses it.
 	 */
-	public static final int ROOM = FrameHeaderCodec.SIZE + 8 + 4 + Answer.HEAD;
+	public static Answer answer(long id, ShippedValues values, @Nullable Object value, Object what) {
+		return new Answer(id, false, values.writeAfter(ROOM, value, what));
+	}
 
 	public byte[] encode() {
 		if (answers.size() == 1) {

@@ -87,7 +87,7 @@ final class TaskCodec {
 	 * not read it, or it is over {@code max-value-size}.
 	 */
 	@Nullable ByteBuffer argument(@Nullable Object arg, TaskName task) {
-		ByteBuffer bytes = values.writeAfter(ChunkFrame.ROOM, arg, new Object() {
+		ByteBuffer bytes = ChunkFrame.argument(values, arg, new Object() {
 			@Override
 			public String toString() {
 				return "the argument of task " + task;
@@ -148,7 +148,7 @@ final class TaskCodec {
 	 * that cannot travel is the task's failure.
 	 */
 	Answer result(long id, @Nullable Object result) {
-		return new Answer(id, false, values.writeAfter(ResultsFrame.ROOM, result, "the result"));
+		return ResultsFrame.answer(id, values, result, "the result");
 	}
 
 	/** The answer carrying {@code error}, cut to fit a frame. */

@@ -208,7 +208,7 @@ final class MemberContext implements RingContext {
 
 	/** A value as an answer frame: the shape every value travels in. */
 	private byte[] encodeValue(Object value, String what) {
-		return AnswerFrame.encode(new Answer(0, false, runtime.values().writeAfter(AnswerFrame.ROOM, value, what)));
+		return AnswerFrame.encode(AnswerFrame.answer(0, runtime.values(), value, what));
 	}
 
 	@SuppressWarnings("unchecked")

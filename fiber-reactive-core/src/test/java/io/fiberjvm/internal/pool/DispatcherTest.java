@@ -114,7 +114,7 @@ class DispatcherTest {
 		List<Task> tasks = new ArrayList<>();
 		submit(tasks).subscribe();
 		a.answer(a.chunks.get(0));
-		java.nio.ByteBuffer arg = new ShippedValues(List.of()).writeAfter(ChunkFrame.ROOM, new double[10_000], "weights");
+		java.nio.ByteBuffer arg = ChunkFrame.argument(new ShippedValues(List.of()), new double[10_000], "weights");
 		for (int attempt = 1; attempt <= 2; attempt++) {
 			int n = attempt;
 			Mono.create(sink -> dispatcher.submit(new Task(++ids, function, arg, new TaskName("map", ids, function), n, 0,
