@@ -126,9 +126,8 @@ final class CompactValues {
 	}
 
 	private static byte[] tagged(int room, byte tag, byte[] bytes) {
-		byte[] out = new byte[Math.addExact(room, 1 + bytes.length)];
+		byte[] out = BulkCopy.copyOf(bytes, 0, bytes.length, Math.addExact(room, 1));
 		out[room] = tag;
-		BulkCopy.copy(bytes, 0, out, room + 1, bytes.length);
 		return out;
 	}
 
@@ -154,11 +153,7 @@ final class CompactValues {
 				yield in.get() != 0;
 			}
 			case STRING -> new String(bytes, offset + 1, n, StandardCharsets.UTF_8);
-			case BYTES -> {
-				byte[] out = new byte[n];
-				BulkCopy.copy(bytes, offset + 1, out, 0, n);
-				yield out;
-			}
+			case BYTES -> BulkCopy.copyOf(bytes, offset + 1, n, 0);
 			case DOUBLES -> {
 				double[] out = new double[multiple(n, 8, "doubles")];
 				BulkCopy.get(in, out);

@@ -15,6 +15,8 @@ import reactor.core.publisher.Sinks;
 
 import io.fiberjvm.FiberException;
 import io.fiberjvm.transport.Connection;
+import io.fiberjvm.transport.Outbound;
+import io.fiberjvm.transport.Outbound;
 
 /**
  * A job-backed process's session with the service of its parent that started it: one request-channel on the
@@ -65,7 +67,8 @@ public final class ParentSession {
 	}
 
 	private ParentSession start(Connection parent, String route) {
-		Objects.requireNonNull(parent, "parent").requestChannel(Objects.requireNonNull(route, "route"), up.asFlux()).subscribe(down);
+		Objects.requireNonNull(parent, "parent").requestChannel(Objects.requireNonNull(route, "route"), up.asFlux().map(Outbound::of))
+				.subscribe(down);
 		return this;
 	}
 

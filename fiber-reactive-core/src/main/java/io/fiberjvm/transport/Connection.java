@@ -27,8 +27,11 @@ public interface Connection extends AsyncCloseable, Disposable {
 	/** One request, a stream of responses, paced by this side's demand. */
 	Flux<byte[]> requestStream(String route, byte[] data);
 
-	/** A stream each way, each paced by its receiver's demand. */
-	Flux<byte[]> requestChannel(String route, Publisher<byte[]> data);
+	/**
+	 * A stream each way, each paced by its receiver's demand. The data sent is written by the transport into
+	 * memory of its own ({@link Outbound}); an array goes as {@link Outbound#of(byte[])}.
+	 */
+	Flux<byte[]> requestChannel(String route, Publisher<? extends Outbound> data);
 
 	/** One request, no response; completes once the request is written. */
 	Mono<Void> fireAndForget(String route, byte[] data);

@@ -52,7 +52,7 @@ public final class Messenger {
 
 	/** Request-channel. */
 	public <R> Flux<R> channel(String route, Publisher<?> arguments, Class<R> resultType) {
-		return connection.requestChannel(route, Flux.from(arguments).map(codec::encode))
+		return connection.requestChannel(route, Flux.from(arguments).map(argument -> Outbound.of(codec.encode(argument))))
 				.map(bytes -> decode(route, bytes, resultType));
 	}
 

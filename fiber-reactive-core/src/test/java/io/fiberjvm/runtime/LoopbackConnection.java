@@ -6,6 +6,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
 import io.fiberjvm.transport.Connection;
+import io.fiberjvm.transport.Outbound;
 import io.fiberjvm.transport.Router;
 
 /** A connection whose peer is a {@link Router} in this process: requests reach it directly, demand included. */
@@ -35,8 +36,8 @@ public final class LoopbackConnection implements Connection {
 	}
 
 	@Override
-	public Flux<byte[]> requestChannel(String route, Publisher<byte[]> data) {
-		return peer.requestChannel(route, data);
+	public Flux<byte[]> requestChannel(String route, Publisher<? extends Outbound> data) {
+		return peer.requestChannel(route, Flux.from(data).map(Outbound::toArray));
 	}
 
 	@Override

@@ -200,7 +200,7 @@ public interface TransportContract {
 		StepVerifier.create(c.requestResponse("echo", big)).assertNext(back -> assertThat(back).isEqualTo(big)).verifyComplete();
 		StepVerifier.create(c.requestStream("twice", big)).assertNext(back -> assertThat(back).isEqualTo(big))
 				.assertNext(back -> assertThat(back).isEqualTo(big)).verifyComplete();
-		StepVerifier.create(c.requestChannel("sizes", Flux.just(big, new byte[3], big)).map(b -> new String(b, StandardCharsets.UTF_8)))
+		StepVerifier.create(c.requestChannel("sizes", Flux.just(big, new byte[3], big).map(Outbound::of)).map(b -> new String(b, StandardCharsets.UTF_8)))
 				.expectNext(Integer.toString(big.length), "3", Integer.toString(big.length)).verifyComplete();
 	}
 

@@ -27,6 +27,12 @@ final class FrameWriter {
 		return new FrameWriter(out);
 	}
 
+	/** A frame of {@code kind} with {@code flags} written into {@code target} from its position, which moves. */
+	static FrameWriter into(ByteBuffer target, FrameKind kind, int flags) {
+		target.put(kind.code()).put((byte) flags);
+		return new FrameWriter(target);
+	}
+
 	/**
 	 * A frame of {@code kind} with {@code flags} written into the {@code room} bytes in front of {@code value} (as
 	 * {@link io.fiberjvm.codec.ShippedValues#writeAfter} leaves them), the value being the rest of the frame: a large

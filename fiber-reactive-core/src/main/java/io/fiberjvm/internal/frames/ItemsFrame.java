@@ -4,6 +4,8 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.fiberjvm.transport.Outbound;
+
 /**
  * Queue items: one put, a producer's batch or a batch handed to a consumer. A count, then each item's
  * length and bytes. An item read from a frame is a view of the frame's bytes, not a copy, so a host keeps
@@ -16,7 +18,16 @@ public final class ItemsFrame {
 
 	/** A frame of {@code items}, each written from its remaining bytes (their positions do not move). */
 	public static byte[] encode(List<ByteBuffer> items) {
-		return FrameWriter.of(FrameKind.ITEMS, 0, FrameWriter.sizeOfAll(items)).putAll(items).array();
+		return frame(items).toArray();
+	}
+
+	/**
+	 * A frame of {@code items} that the transport writes where it sends it from: the items are copied once, not
+	 * first into a frame of their own. They must not change until it is sent.
+	 */
+	public static Outbound frame(List<ByteBuffer> items) {
+		return Outbound.of(FrameHeaderCodec.SIZE + FrameWriter.sizeOfAll(items),
+				target -> FrameWriter.into(target, FrameKind.ITEMS, 0).putAll(items));
 	}
 
 	/** One item. */

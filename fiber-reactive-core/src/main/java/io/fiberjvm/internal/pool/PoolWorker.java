@@ -19,6 +19,7 @@ import io.fiberjvm.runtime.ProcessTarget;
 import io.fiberjvm.runtime.RuntimeContext;
 import io.fiberjvm.transport.Connection;
 import io.fiberjvm.transport.Endpoint;
+import io.fiberjvm.transport.Outbound;
 
 /**
  * What a pool's worker process runs: the pool's initializer, then one session with the pool per worker it
@@ -105,7 +106,8 @@ final class PoolWorker implements ProcessTarget {
 		ParentSession session = ParentSession.open(connection, route, "the pool", HELD_CHUNKS);
 		TaskCodec codec = new TaskCodec(runtime.values(), runtime.maxFrameSize());
 		String streams = route.substring(0, route.lastIndexOf("/work/")) + "/streams/" + workerName(route) + "/";
-		TaskRunner runner = new TaskRunner(codec, new TaskStreamer(codec, connection::requestChannel, streams), session::send,
+		TaskRunner runner = new TaskRunner(codec, new TaskStreamer(codec,
+				(streamRoute, frames) -> connection.requestChannel(streamRoute, frames.map(Outbound::of)), streams), session::send,
 				runtime.maxFrameSize());
 		try {
 			byte[] frame;

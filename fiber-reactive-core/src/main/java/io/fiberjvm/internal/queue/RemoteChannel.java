@@ -14,6 +14,7 @@ import io.fiberjvm.internal.frames.GrantFrame;
 import io.fiberjvm.internal.frames.ItemsFrame;
 import io.fiberjvm.queue.QueueClosedException;
 import io.fiberjvm.transport.Connection;
+import io.fiberjvm.transport.Outbound;
 import io.fiberjvm.transport.UnknownRouteException;
 
 /** A queue whose host is another process: each operation is a request on the connection to it. */
@@ -41,14 +42,15 @@ final class RemoteChannel implements QueueChannel {
 
 	@Override
 	public Flux<Long> send(Flux<List<ByteBuffer>> batches) {
-		return connection.flatMapMany(c -> c.requestChannel(route(QueueRoutes.SEND), batches.map(ItemsFrame::encode)))
+		return connection.flatMapMany(c -> c.requestChannel(route(QueueRoutes.SEND), batches.map(ItemsFrame::frame)))
 				.map(GrantFrame::decode)
 				.onErrorMap(RemoteChannel::local);
 	}
 
 	@Override
 	public Flux<List<ByteBuffer>> receive(Flux<CreditFrame> credits) {
-		return connection.flatMapMany(c -> c.requestChannel(route(QueueRoutes.RECEIVE), credits.map(CreditFrame::encode)))
+		return connection.flatMapMany(c -> c.requestChannel(route(QueueRoutes.RECEIVE),
+				credits.map(credit -> Outbound.of(credit.encode()))))
 				.map(ItemsFrame::decode)
 				.onErrorMap(RemoteChannel::local);
 	}

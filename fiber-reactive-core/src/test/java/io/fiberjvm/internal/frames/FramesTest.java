@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.transport.Endpoint;
+import io.fiberjvm.transport.Outbound;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -168,6 +169,22 @@ class FramesTest {
 		byte elements = FrameKind.ELEMENTS.code();
 		assertThatThrownBy(() -> ElementsFrame.decode(new byte[] {elements, 0, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 1, -1, -1, -1, -1}))
 				.isInstanceOf(CodecException.class).hasMessageContaining("a null element");
+	}
+
+	@Test
+	void aBatchWrittenWhereTheTransportSendsFromIsTheFrameItsArrayIs() {
+		List<ByteBuffer> items = List.of(ByteBuffer.wrap(new byte[] {1, 2, 3}).position(1), ByteBuffer.allocate(0),
+				ByteBuffer.allocateDirect(2).put(0, (byte) 9));
+		Outbound frame = ItemsFrame.frame(items);
+		ByteBuffer target = ByteBuffer.allocateDirect(frame.size() + 3).position(3);
+		frame.writeTo(target);
+		assertThat(target.position()).as("it wrote its size").isEqualTo(3 + frame.size());
+		byte[] written = new byte[frame.size()];
+		target.get(3, written);
+		assertThat(written).isEqualTo(ItemsFrame.encode(items));
+		assertThat(ItemsFrame.decode(written)).containsExactly(ByteBuffer.wrap(new byte[] {2, 3}), ByteBuffer.allocate(0),
+				ByteBuffer.wrap(new byte[] {9, 0}));
+		assertThat(items).as("writing moves no item's position").extracting(ByteBuffer::position).containsExactly(1, 0, 0);
 	}
 
 	@Test

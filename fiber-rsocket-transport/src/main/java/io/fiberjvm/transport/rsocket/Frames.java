@@ -1,5 +1,6 @@
 package io.fiberjvm.transport.rsocket;
 
+import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 
@@ -14,6 +15,7 @@ import io.fiberjvm.FiberException;
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.transport.ConnectionRejectedException;
 import io.fiberjvm.transport.FrameTooLargeException;
+import io.fiberjvm.transport.Outbound;
 
 /** Conversions between Fiber's bytes-and-routes and RSocket payloads and errors. */
 final class Frames {
@@ -67,6 +69,30 @@ final class Frames {
 			return Unpooled.wrappedBuffer(bytes, offset, length);
 		}
 		return ReassemblingAllocator.INSTANCE.directBuffer(length, length).writeBytes(bytes, offset, length);
+	}
+
+	/**
+	 * The data of {@code datum}, of up to {@link #POOLED_LIMIT} bytes, written once straight into pooled direct
+	 * memory; fails if the datum writes other than its size.
+	 */
+	static ByteBuf data(Outbound datum) {
+		int size = datum.size();
+		if (size == 0) {
+			return Unpooled.EMPTY_BUFFER;
+		}
+		ByteBuf buffer = ReassemblingAllocator.INSTANCE.directBuffer(size, size);
+		try {
+			ByteBuffer target = buffer.nioBuffer(0, size);
+			datum.writeTo(target);
+			if (target.hasRemaining()) {
+				throw new IllegalStateException("a datum of " + size + " bytes wrote " + target.position());
+			}
+			return buffer.writerIndex(size);
+		}
+		catch (RuntimeException | Error e) {
+			buffer.release();
+			throw e;
+		}
 	}
 
 	static void checkSize(String route, long size, int maxPayloadSize) {

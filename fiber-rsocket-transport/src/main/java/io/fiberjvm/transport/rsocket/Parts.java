@@ -6,6 +6,8 @@ import io.rsocket.util.ByteBufPayload;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 
+import io.fiberjvm.transport.Outbound;
+
 /**
  * Data of streams and channels larger than 4 MiB travels as parts, each a payload of its own, sent as the
  * receiver asks for them (the rest of a datum's parts asked for ahead, once the first is in) and put together in
@@ -52,7 +54,7 @@ final class Parts {
 	 * only when the receiver wants a payload and none is left of the last datum, so it makes no more than a
 	 * plain one-payload-per-datum stream would.
 	 */
-	static Flux<Payload> out(Publisher<byte[]> data, String route, int maxPayloadSize) {
+	static Flux<Payload> out(Publisher<? extends Outbound> data, String route, int maxPayloadSize) {
 		return Flux.from(subscriber -> Flux.from(data).subscribe(new Splitter(subscriber, route, maxPayloadSize)));
 	}
 
@@ -62,9 +64,9 @@ final class Parts {
 		return size <= PART ? 1 : (int) ((size + (long) PART - 1) / PART);
 	}
 
-	/** The bytes of payload {@code index} of those that carry {@code data}. */
-	static int size(byte[] data, int index) {
-		return Math.min(PART, data.length - index * PART);
+	/** The bytes of payload {@code index} of those that carry {@code size} bytes. */
+	static int size(int size, int index) {
+		return Math.min(PART, size - index * PART);
 	}
 
 	/** Whether a payload of {@code size} bytes is counted against {@link #UNWRITTEN}. */
@@ -72,16 +74,18 @@ final class Parts {
 		return size >= TRACKED;
 	}
 
+	/** The one payload of a datum that goes whole, written into pooled memory ({@link Frames#data(Outbound)}). */
+	static Payload payload(Outbound data) {
+		return ByteBufPayload.create(Frames.data(data));
+	}
+
 	/**
 	 * Payload {@code index} of those that carry {@code data}; {@code written} runs once the transport is done with
-	 * its data (written, or dropped), when it is {@link #tracked}.
+	 * its data (written, or dropped), when it is {@link #tracked}. The caller has checked the datum's size.
 	 */
-	static Payload payload(byte[] data, int index, String route, int maxPayloadSize, Runnable written) {
-		if (index == 0) {
-			Frames.checkSize(route, data.length, maxPayloadSize);
-		}
+	static Payload payload(byte[] data, int index, Runnable written) {
 		int offset = index * PART;
-		int length = size(data, index);
+		int length = size(data.length, index);
 		ByteBuf bytes = tracked(length) ? new WrittenSignal(data, written).slice(offset, length) : Frames.data(data, offset, length);
 		if (data.length <= PART) {
 			return ByteBufPayload.create(bytes);

@@ -8,6 +8,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import io.fiberjvm.transport.Connection;
+import io.fiberjvm.transport.Outbound;
 
 /** A {@link Connection} over one RSocket: routes travel as the payload metadata. */
 final class RSocketConnection implements Connection {
@@ -42,7 +43,7 @@ final class RSocketConnection implements Connection {
 	}
 
 	@Override
-	public Flux<byte[]> requestChannel(String route, Publisher<byte[]> data) {
+	public Flux<byte[]> requestChannel(String route, Publisher<? extends Outbound> data) {
 		// The first frame names the route and carries no data, so an empty input still opens the channel.
 		Flux<io.rsocket.Payload> frames = Flux.concat(Mono.fromCallable(() -> Frames.routeOnly(route)),
 				Parts.out(data, route, maxPayloadSize));

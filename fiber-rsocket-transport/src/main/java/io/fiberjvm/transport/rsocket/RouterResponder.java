@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import io.fiberjvm.transport.Outbound;
 import io.fiberjvm.transport.Router;
 
 /** Answers RSocket requests with a {@link Router}: the route is the metadata, errors travel encoded. */
@@ -46,7 +47,7 @@ final class RouterResponder implements RSocket {
 	@Override
 	public Flux<Payload> requestStream(Payload payload) {
 		String route = Frames.route(payload);
-		return Parts.out(router.requestStream(route, Frames.bytes(payload)), route, maxPayloadSize)
+		return Parts.out(Flux.from(router.requestStream(route, Frames.bytes(payload))).map(Outbound::of), route, maxPayloadSize)
 				.onErrorMap(this::toWire);
 	}
 
@@ -58,7 +59,8 @@ final class RouterResponder implements RSocket {
 				return all.then(Mono.empty());
 			}
 			String route = Objects.requireNonNull(first.get(), "a channel's first frame").route();
-			return Parts.out(router.requestChannel(route, all.skip(1).map(Parts.Inbound::data)), route, maxPayloadSize)
+			return Parts.out(router.requestChannel(route, all.skip(1).map(Parts.Inbound::data)).map(Outbound::of), route,
+					maxPayloadSize)
 					.onErrorMap(this::toWire);
 		}, false);
 	}

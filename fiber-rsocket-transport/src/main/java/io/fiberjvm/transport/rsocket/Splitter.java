@@ -8,6 +8,8 @@ import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Subscriber;
 import reactor.core.publisher.Operators;
 
+import io.fiberjvm.transport.Outbound;
+
 /**
  * Data out as payloads, a large datum as its parts ({@link Parts#out}): the source is asked for one datum at a
  * time, when the receiver wants a payload and every part of the last datum has gone. {@link Parts#tracked}
@@ -15,7 +17,7 @@ import reactor.core.publisher.Operators;
  * much the receiver asks for. One drain loop, entered by one thread at a time, does all the work, so requests,
  * data and cancels may come from any thread.
  */
-final class Splitter extends PayloadOperator<byte[], Payload> {
+final class Splitter extends PayloadOperator<Outbound, Payload> {
 
 	/** What a payload copied into pooled memory as it is made signals: nothing. */
 	private static final Runnable NOT_TRACKED = () -> { };
@@ -27,13 +29,15 @@ final class Splitter extends PayloadOperator<byte[], Payload> {
 	// Bytes of large payloads handed to the transport and not yet written.
 	private final AtomicLong unwritten = new AtomicLong();
 
-	private volatile byte @Nullable [] arrived;
+	private volatile @Nullable Outbound arrived;
 	private volatile boolean done;
 	private volatile @Nullable Throwable error;
 	private volatile boolean cancelled;
 
 	// Touched only inside the drain loop.
-	private byte @Nullable [] current;
+	private @Nullable Outbound current;
+	/** The current datum as one array, when it is too large to be written into pooled memory. */
+	private byte @Nullable [] whole;
 	private int next;
 	private boolean asked;
 
@@ -58,7 +62,7 @@ final class Splitter extends PayloadOperator<byte[], Payload> {
 	}
 
 	@Override
-	public void onNext(byte[] data) {
+	public void onNext(Outbound data) {
 		arrived = data;
 		drain();
 	}
@@ -82,6 +86,28 @@ final class Splitter extends PayloadOperator<byte[], Payload> {
 		drain();
 	}
 
+	/**
+	 * Payload {@link #next} of the current datum: a small datum written straight into pooled memory, a larger one
+	 * made one array once and sent from it.
+	 */
+	private Payload payload(Outbound data, Runnable written) {
+		if (next == 0) {
+			Frames.checkSize(route, data.size(), maxPayloadSize);
+		}
+		if (data.size() <= Frames.POOLED_LIMIT) {
+			return Parts.payload(data);
+		}
+		byte[] bytes = whole;
+		if (bytes == null) {
+			bytes = data.toArray();
+			if (bytes.length != data.size()) {
+				throw new IllegalStateException("a datum of " + data.size() + " bytes made an array of " + bytes.length);
+			}
+			whole = bytes;
+		}
+		return Parts.payload(bytes, next, written);
+	}
+
 	private void drain() {
 		if (wip.getAndIncrement() != 0) {
 			return;
@@ -94,12 +120,13 @@ final class Splitter extends PayloadOperator<byte[], Payload> {
 				if (cancelled) {
 					// Nothing more goes out; the data need not stay reachable.
 					current = null;
+					whole = null;
 					arrived = null;
 					break;
 				}
-				byte[] data = current;
-				if (data != null && next < Parts.count(data.length)) {
-					int size = Parts.size(data, next);
+				Outbound data = current;
+				if (data != null && next < Parts.count(data.size())) {
+					int size = Parts.size(data.size(), next);
 					boolean tracked = Parts.tracked(size);
 					long queued = unwritten.get();
 					if (sent == wanted || (tracked && queued > 0 && queued + size > Parts.UNWRITTEN)) {
@@ -107,11 +134,12 @@ final class Splitter extends PayloadOperator<byte[], Payload> {
 					}
 					Payload payload;
 					try {
-						payload = Parts.payload(data, next, route, maxPayloadSize, tracked ? () -> written(size) : NOT_TRACKED);
+						payload = payload(data, tracked ? () -> written(size) : NOT_TRACKED);
 					}
-					catch (RuntimeException tooLarge) {
+					catch (RuntimeException unsent) {
+						// Too large, or a datum that failed to write itself.
 						cancel();
-						downstream.onError(tooLarge);
+						downstream.onError(unsent);
 						return;
 					}
 					if (tracked) {
@@ -124,15 +152,17 @@ final class Splitter extends PayloadOperator<byte[], Payload> {
 				}
 				// Read before the datum: an end seen first means every datum before it has arrived.
 				boolean ended = done;
-				byte[] fresh = arrived;
+				Outbound fresh = arrived;
 				if (fresh != null) {
 					arrived = null;
 					asked = false;
 					current = fresh;
+					whole = null;
 					next = 0;
 					continue;
 				}
 				current = null;
+				whole = null;
 				if (ended) {
 					Throwable failure = error;
 					cancelled = true;

@@ -19,6 +19,7 @@ import reactor.test.StepVerifier;
 import io.fiberjvm.FiberException;
 import io.fiberjvm.transport.Connection;
 import io.fiberjvm.transport.Endpoint;
+import io.fiberjvm.transport.Outbound;
 import io.fiberjvm.transport.Router;
 import io.fiberjvm.transport.Routes;
 import io.fiberjvm.transport.TransportServer;
@@ -72,10 +73,10 @@ class PartsTest {
 				.assertNext(back -> assertThat(back).containsExactly(7))
 				.assertNext(back -> assertThat(back).isEqualTo(big))
 				.expectComplete().verify(WAIT);
-		StepVerifier.create(c.requestChannel("sizes", Flux.just(big, new byte[] {3}, exact)).map(b -> new String(b, StandardCharsets.UTF_8)))
+		StepVerifier.create(c.requestChannel("sizes", Flux.just(big, new byte[] {3}, exact).map(Outbound::of)).map(b -> new String(b, StandardCharsets.UTF_8)))
 				.expectNext(big.length + ":" + big[big.length - 1], "1:3", exact.length + ":" + exact[exact.length - 1])
 				.expectComplete().verify(WAIT);
-		StepVerifier.create(c.requestChannel("echo", Flux.just(exact, big)))
+		StepVerifier.create(c.requestChannel("echo", Flux.just(exact, big).map(Outbound::of)))
 				.assertNext(back -> assertThat(back).isEqualTo(exact))
 				.assertNext(back -> assertThat(back).isEqualTo(big))
 				.expectComplete().verify(WAIT);
@@ -100,7 +101,7 @@ class PartsTest {
 	@Test
 	void partsOutOfOrderOrCutByAWholePayloadFailSayingSoAndAreReleased() {
 		byte[] big = data(Parts.PART + 10, 4);
-		List<Payload> parts = Parts.out(Flux.just(big), "r", 64 << 20).collectList().block(WAIT);
+		List<Payload> parts = Parts.out(Flux.just(big).map(Outbound::of), "r", 64 << 20).collectList().block(WAIT);
 		assertThat(parts).hasSize(2);
 		Payload whole = ByteBufPayload.create(Unpooled.wrappedBuffer(new byte[] {1}));
 		StepVerifier.create(Parts.join(Flux.just(parts.get(0), whole), 64 << 20))
@@ -111,14 +112,14 @@ class PartsTest {
 		assertThat(whole.refCnt()).isZero();
 		parts.get(1).release();
 
-		List<Payload> again = Parts.out(Flux.just(big), "r", 64 << 20).collectList().block(WAIT);
+		List<Payload> again = Parts.out(Flux.just(big).map(Outbound::of), "r", 64 << 20).collectList().block(WAIT);
 		StepVerifier.create(Parts.join(Flux.just(again.get(1)), 64 << 20))
 				.expectErrorSatisfies(e -> assertThat(e).hasMessageContaining("a first part at " + Parts.PART))
 				.verify(WAIT);
 		assertThat(again.get(1).refCnt()).isZero();
 		again.get(0).release();
 
-		List<Payload> tooLarge = Parts.out(Flux.just(big), "r", 64 << 20).collectList().block(WAIT);
+		List<Payload> tooLarge = Parts.out(Flux.just(big).map(Outbound::of), "r", 64 << 20).collectList().block(WAIT);
 		StepVerifier.create(Parts.join(Flux.fromIterable(tooLarge), Parts.PART + 1))
 				.expectErrorSatisfies(e -> assertThat(e).hasMessageContaining("(limit " + (Parts.PART + 1) + ")"))
 				.verify(WAIT);
@@ -132,7 +133,7 @@ class PartsTest {
 		byte[] big = data(Parts.PART * 11 + 5, 6);
 		byte[] small = data(100, 7);
 		List<Long> asked = new CopyOnWriteArrayList<>();
-		Flux<Payload> payloads = Parts.out(Flux.just(big, small), "r", 64 << 20).doOnRequest(asked::add);
+		Flux<Payload> payloads = Parts.out(Flux.just(big, small).map(Outbound::of), "r", 64 << 20).doOnRequest(asked::add);
 		StepVerifier.create(Parts.join(payloads, 64 << 20).map(Parts.Inbound::data), 1)
 				.assertNext(data -> assertThat(data).isEqualTo(big))
 				.then(() -> assertThat(asked).containsExactly(1L, (long) Parts.WINDOW, 1L, 1L, 1L))
@@ -164,7 +165,7 @@ class PartsTest {
 	@Test
 	void partsThatStopShortFailAndCountsHoldNearTwoGibibytes() {
 		byte[] big = data(Parts.PART + 10, 5);
-		List<Payload> parts = Parts.out(Flux.just(big), "r", 64 << 20).collectList().block(WAIT);
+		List<Payload> parts = Parts.out(Flux.just(big).map(Outbound::of), "r", 64 << 20).collectList().block(WAIT);
 		StepVerifier.create(Parts.join(Flux.just(parts.get(0)), 64 << 20))
 				.expectErrorSatisfies(e -> assertThat(e).hasMessageContaining("ended after " + Parts.PART + " of " + big.length))
 				.verify(WAIT);
@@ -177,13 +178,13 @@ class PartsTest {
 
 	@Test
 	void dataUpToAPartIsOnePayloadAndLargerDataOverTheLimitIsRefusedBeforeAnyPart() {
-		assertThat(Parts.out(Flux.just(new byte[Parts.PART]), "r", 64 << 20).collectList().block(WAIT)).singleElement()
+		assertThat(Parts.out(Flux.just(new byte[Parts.PART]).map(Outbound::of), "r", 64 << 20).collectList().block(WAIT)).singleElement()
 				.satisfies(payload -> {
 					ByteBuf data = payload.data();
 					assertThat(data.readableBytes()).isEqualTo(Parts.PART);
 					payload.release();
 				});
-		StepVerifier.create(Parts.out(Flux.just(new byte[Parts.PART * 2]), "route-x", Parts.PART))
+		StepVerifier.create(Parts.out(Flux.just(new byte[Parts.PART * 2]).map(Outbound::of), "route-x", Parts.PART))
 				.expectErrorSatisfies(e -> assertThat(e).hasMessageContaining("route-x").hasMessageContaining("max-value-size"))
 				.verify(WAIT);
 	}
@@ -195,7 +196,7 @@ class PartsTest {
 		List<Integer> sizes = new CopyOnWriteArrayList<>();
 		java.util.concurrent.atomic.AtomicBoolean completed = new java.util.concurrent.atomic.AtomicBoolean();
 		// Asked for without bound, as a manager's session asks; nothing is written until a payload is released.
-		Parts.out(Flux.just(big, new byte[2 << 20], new byte[2 << 20]), "r", 128 << 20)
+		Parts.out(Flux.just(big, new byte[2 << 20], new byte[2 << 20]).map(Outbound::of), "r", 128 << 20)
 				.doOnNext(payload -> sizes.add(payload.data().readableBytes()))
 				.subscribe(out::add, error -> { }, () -> completed.set(true));
 		assertThat(out).hasSize(8);
@@ -217,7 +218,7 @@ class PartsTest {
 	void smallPayloadsAreNotHeldBack() {
 		List<Payload> out = new CopyOnWriteArrayList<>();
 		// 100 MiB of payloads just small enough to be copied as they are made: none waits for another to be written.
-		Parts.out(Flux.range(0, 200).map(i -> new byte[Parts.TRACKED - 1]), "r", 128 << 20).subscribe(out::add);
+		Parts.out(Flux.range(0, 200).map(i -> new byte[Parts.TRACKED - 1]).map(Outbound::of), "r", 128 << 20).subscribe(out::add);
 		assertThat(out).hasSize(200);
 		out.forEach(Payload::release);
 	}

@@ -1,0 +1,22 @@
+package io.fiberjvm.transport;
+
+import java.nio.ByteBuffer;
+
+/** An {@link Outbound} that is an array already: written from it, or sent as it is. */
+record ArrayOutbound(byte[] data) implements Outbound {
+
+	@Override
+	public int size() {
+		return data.length;
+	}
+
+	@Override
+	public void writeTo(ByteBuffer target) {
+		target.put(data);
+	}
+
+	@Override
+	public byte[] toArray() {
+		return data;
+	}
+}

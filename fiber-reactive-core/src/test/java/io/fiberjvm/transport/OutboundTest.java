@@ -1,0 +1,40 @@
+package io.fiberjvm.transport;
+
+import java.nio.ByteBuffer;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class OutboundTest {
+
+	@Test
+	void anArrayIsItsOwnArrayAndWritesItself() {
+		byte[] data = {1, 2, 3};
+		Outbound outbound = Outbound.of(data);
+		assertThat(outbound.size()).isEqualTo(3);
+		assertThat(outbound.toArray()).isSameAs(data);
+		ByteBuffer target = ByteBuffer.allocate(5).position(1);
+		outbound.writeTo(target);
+		assertThat(target.array()).containsExactly(0, 1, 2, 3, 0);
+		assertThat(target.position()).isEqualTo(4);
+	}
+
+	@Test
+	void aWrittenDatumMakesAnArrayOfWhatItWrites() {
+		Outbound outbound = Outbound.of(2, target -> target.put((byte) 7).put((byte) 8));
+		assertThat(outbound.toArray()).containsExactly(7, 8);
+	}
+
+	@Test
+	void aDatumThatWritesOtherThanItsSizeOrANegativeSizeIsRefused() {
+		assertThatThrownBy(() -> Outbound.of(3, target -> target.put((byte) 1)).toArray())
+				.isInstanceOf(IllegalStateException.class).hasMessage("a datum of 3 bytes wrote 1");
+		assertThatThrownBy(() -> Outbound.of(1, target -> target.putInt(1)).toArray())
+				.isInstanceOf(java.nio.BufferOverflowException.class);
+		assertThatThrownBy(() -> Outbound.of(-1, target -> { })).isInstanceOf(IllegalArgumentException.class)
+				.hasMessageContaining("-1");
+		assertThatThrownBy(() -> Outbound.of(null)).isInstanceOf(NullPointerException.class).hasMessage("data");
+	}
+}

@@ -1,0 +1,119 @@
+package io.fiberjvm.transport.rsocket;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import reactor.core.publisher.Flux;
+import reactor.test.StepVerifier;
+
+import io.fiberjvm.transport.Connection;
+import io.fiberjvm.transport.Endpoint;
+import io.fiberjvm.transport.Outbound;
+import io.fiberjvm.transport.Router;
+import io.fiberjvm.transport.Routes;
+import io.fiberjvm.transport.TransportServer;
+import io.fiberjvm.transport.TransportSettings;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Data a channel's sender writes into the transport's memory crosses a real connection as it was written. */
+@Timeout(120)
+class WrittenDataTest {
+
+	private static final Duration WAIT = Duration.ofSeconds(60);
+
+	private final TransportSettings settings = new TransportSettings("written-secret", 1 << 20, 64 << 20, Duration.ofMillis(500),
+			Duration.ofSeconds(5));
+
+	private final List<Runnable> cleanup = new CopyOnWriteArrayList<>();
+
+	@AfterEach
+	void close() {
+		cleanup.forEach(Runnable::run);
+	}
+
+	private Connection connect(Router router) {
+		RSocketTransport transport = new RSocketTransport(settings);
+		TransportServer server = transport.bind(new Endpoint("127.0.0.1", 0), peer -> router).block(WAIT);
+		cleanup.add(server::dispose);
+		Connection connection = transport.connect(server.address(), "client", Router.none()).block(WAIT);
+		cleanup.add(connection::dispose);
+		return connection;
+	}
+
+	/** {@code size} bytes counting up from {@code seed}, written one at a time; each write counted in {@code writes}. */
+	private static Outbound counting(int size, int seed, AtomicInteger writes) {
+		return Outbound.of(size, target -> {
+			writes.incrementAndGet();
+			for (int i = 0; i < size; i++) {
+				target.put((byte) (seed + i));
+			}
+		});
+	}
+
+	private static byte[] expected(int size, int seed) {
+		byte[] bytes = new byte[size];
+		for (int i = 0; i < size; i++) {
+			bytes[i] = (byte) (seed + i);
+		}
+		return bytes;
+	}
+
+	@Test
+	void writtenDataOfEverySizeArrivesAsWrittenEachWrittenOnce() {
+		Connection c = connect(Routes.empty().withChannel("echo", in -> in));
+		int[] sizes = {0, 100, Frames.POOLED_LIMIT, Frames.POOLED_LIMIT + 1, Parts.PART * 2 + 5};
+		AtomicInteger writes = new AtomicInteger();
+		Flux<Outbound> data = Flux.range(0, sizes.length).map(i -> counting(sizes[i], i, writes));
+		StepVerifier.create(c.requestChannel("echo", data))
+				.assertNext(back -> assertThat(back).isEqualTo(expected(0, 0)))
+				.assertNext(back -> assertThat(back).isEqualTo(expected(100, 1)))
+				.assertNext(back -> assertThat(back).isEqualTo(expected(Frames.POOLED_LIMIT, 2)))
+				.assertNext(back -> assertThat(back).isEqualTo(expected(Frames.POOLED_LIMIT + 1, 3)))
+				.assertNext(back -> assertThat(back).isEqualTo(expected(Parts.PART * 2 + 5, 4)))
+				.expectComplete().verify(WAIT);
+		assertThat(writes).as("one write for each datum but the empty one, whatever its parts").hasValue(4);
+	}
+
+	@Test
+	void aDatumThatWritesOtherThanItsSizeFailsItsChannelSayingSoAndTheConnectionGoesOn() {
+		Connection c = connect(Routes.empty().withChannel("echo", in -> in));
+		Outbound shortOne = Outbound.of(8, target -> target.putInt(1));
+		StepVerifier.create(c.requestChannel("echo", Flux.just(Outbound.of(new byte[] {1}), shortOne)))
+				.assertNext(back -> assertThat(back).containsExactly(1))
+				.expectErrorSatisfies(error -> assertThat(error).isInstanceOf(IllegalStateException.class)
+						.hasMessage("a datum of 8 bytes wrote 4"))
+				.verify(WAIT);
+		Outbound longOne = Outbound.of(2, target -> target.putInt(1));
+		StepVerifier.create(c.requestChannel("echo", Flux.just(longOne)))
+				.expectError(java.nio.BufferOverflowException.class).verify(WAIT);
+		Outbound largeAndShort = Outbound.of(Frames.POOLED_LIMIT + 10, target -> target.put(new byte[10]));
+		StepVerifier.create(c.requestChannel("echo", Flux.just(largeAndShort)))
+				.expectErrorSatisfies(error -> assertThat(error).isInstanceOf(IllegalStateException.class)
+						.hasMessageContaining("wrote 10"))
+				.verify(WAIT);
+		StepVerifier.create(c.requestChannel("echo", Flux.just(Outbound.of(new byte[] {5}))))
+				.assertNext(back -> assertThat(back).containsExactly(5))
+				.expectComplete().verify(WAIT);
+	}
+
+	@Test
+	void aDatumOverTheLimitIsRefusedBeforeItIsWritten() {
+		Connection c = connect(Routes.empty().withChannel("echo", in -> in));
+		AtomicInteger writes = new AtomicInteger();
+		Outbound tooLarge = Outbound.of(64 << 20, target -> {
+			writes.incrementAndGet();
+			target.put(ByteBuffer.allocate(64 << 20));
+		});
+		StepVerifier.create(c.requestChannel("echo", Flux.just(tooLarge)))
+				.expectErrorSatisfies(error -> assertThat(error).hasMessageContaining("over the limit"))
+				.verify(WAIT);
+		assertThat(writes).hasValue(0);
+	}
+}
