@@ -47,13 +47,15 @@ public final class BulkCopy {
 	 * zeroing what the copy fills: a small value is then written once instead of twice.
 	 */
 	public static byte[] copyOf(byte[] src, int offset, int length, int room) {
-		byte[] out = new byte[Math.addExact(room, length)];
+		int size = Math.addExact(room, length);
 		if (length <= PIECE) {
+			// Nothing between making the array and filling it, or the compiler zeroes it first.
+			byte[] out = new byte[size];
 			System.arraycopy(src, offset, out, room, length);
+			return out;
 		}
-		else {
-			copy(src, offset, out, room, length);
-		}
+		byte[] out = new byte[size];
+		copy(src, offset, out, room, length);
 		return out;
 	}
 
