@@ -16,7 +16,6 @@ import reactor.core.publisher.Sinks;
 import io.fiberjvm.FiberException;
 import io.fiberjvm.transport.Connection;
 import io.fiberjvm.transport.Outbound;
-import io.fiberjvm.transport.Outbound;
 
 /**
  * A job-backed process's session with the service of its parent that started it: one request-channel on the

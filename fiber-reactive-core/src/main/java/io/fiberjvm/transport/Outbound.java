@@ -1,5 +1,6 @@
 package io.fiberjvm.transport;
 
+import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -8,27 +9,49 @@ import java.util.function.Consumer;
  * One datum a connection sends on a request-channel, which the transport writes into memory of its own.
  *
  * <p>A datum made of pieces (a frame's header and the items of a batch, say) is written once, straight into the
- * memory the transport sends from, instead of first into one array that the transport then copies. The transport
- * calls {@link #writeTo} at most once, on any thread, at any time until the datum is sent, so what it writes must
- * not change after the datum is handed over; it may instead ask for {@link #toArray()} (a large datum, sent in
- * parts). A datum that is never sent is dropped without a call.
+ * memory the transport sends from, instead of first into one array that the transport then copies. A transport
+ * writes a datum of up to {@link #WRITTEN_LIMIT} bytes that way ({@link #writeTo}) and asks for a larger one as
+ * an array ({@link #toArray()}), which it sends from in parts. It does either at most once, at any time until
+ * the datum is sent, on any thread, its connection's own among them: so what a datum writes must not change once
+ * it is handed over, and a large datum should be an array already ({@link #of(int, Consumer)} makes it one at
+ * once). A datum that is never sent is dropped without a call, and so is an empty one.
  */
 public interface Outbound {
 
-	/** The bytes {@link #writeTo} writes; not negative. */
+	/** The most a transport writes with {@link #writeTo}; it asks for a larger datum as an array. */
+	int WRITTEN_LIMIT = 512 * 1024;
+
+	/** The bytes {@link #writeTo} writes, the same each time it is asked; not negative. */
 	int size();
 
-	/** Writes exactly {@link #size()} bytes into {@code target} from its position, which moves past them. */
+	/**
+	 * Writes exactly {@link #size()} bytes into {@code target} from its position, which moves past them. The
+	 * target is big-endian, has room for no more, and must not be kept once this returns.
+	 */
 	void writeTo(ByteBuffer target);
 
 	/** The bytes as one array: the array itself for {@link #of(byte[])}, else a new one. */
 	default byte[] toArray() {
-		ByteBuffer target = ByteBuffer.allocate(size());
-		writeTo(target);
-		if (target.hasRemaining()) {
-			throw new IllegalStateException("a datum of " + size() + " bytes wrote " + target.position());
+		return write(this, ByteBuffer.allocate(size())).array();
+	}
+
+	/**
+	 * {@code datum} written into {@code target}, which has exactly its size left; a datum that writes other than
+	 * its size fails with an {@link IllegalStateException} saying so.
+	 */
+	static ByteBuffer write(Outbound datum, ByteBuffer target) {
+		int size = target.remaining();
+		int start = target.position();
+		try {
+			datum.writeTo(target);
 		}
-		return target.array();
+		catch (BufferOverflowException overflow) {
+			throw new IllegalStateException("a datum of " + size + " bytes wrote more than its size", overflow);
+		}
+		if (target.hasRemaining()) {
+			throw new IllegalStateException("a datum of " + size + " bytes wrote " + (target.position() - start));
+		}
+		return target;
 	}
 
 	/** The bytes of {@code data}, which the transport may send from where they lie; they must not change. */
@@ -36,13 +59,17 @@ public interface Outbound {
 		return new ArrayOutbound(Objects.requireNonNull(data, "data"));
 	}
 
-	/** A datum of {@code size} bytes that {@code writer} writes into a target it is given, from its position. */
+	/**
+	 * A datum of {@code size} bytes that {@code writer} writes into a target it is given, from its position. One
+	 * over {@link #WRITTEN_LIMIT} is written into an array here and now, on the caller's thread, so a transport's
+	 * thread never makes a large array.
+	 */
 	static Outbound of(int size, Consumer<ByteBuffer> writer) {
 		if (size < 0) {
 			throw new IllegalArgumentException("a datum's size must not be negative: " + size);
 		}
 		Objects.requireNonNull(writer, "writer");
-		return new Outbound() {
+		Outbound written = new Outbound() {
 			@Override
 			public int size() {
 				return size;
@@ -53,5 +80,6 @@ public interface Outbound {
 				writer.accept(target);
 			}
 		};
+		return size > WRITTEN_LIMIT ? of(written.toArray()) : written;
 	}
 }

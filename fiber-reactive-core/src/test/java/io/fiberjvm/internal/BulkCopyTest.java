@@ -22,6 +22,18 @@ class BulkCopyTest {
 	}
 
 	@Test
+	void aCopyOfBytesHasRoomInFrontWhateverItsSize() {
+		byte[] src = bytes();
+		byte[] small = BulkCopy.copyOf(src, 5, 100, 3);
+		assertThat(small).hasSize(103).startsWith(0, 0, 0);
+		assertThat(Arrays.copyOfRange(small, 3, 103)).isEqualTo(Arrays.copyOfRange(src, 5, 105));
+		byte[] large = BulkCopy.copyOf(src, 7, LENGTH - 7, 2);
+		assertThat(large).hasSize(LENGTH - 5).startsWith(0, 0);
+		assertThat(Arrays.copyOfRange(large, 2, large.length)).isEqualTo(Arrays.copyOfRange(src, 7, LENGTH));
+		assertThat(BulkCopy.copyOf(src, 0, 0, 1)).containsExactly(0);
+	}
+
+	@Test
 	void bytesCopyWholeAcrossPiecesAndMoveOnlyWhatIsSaid() {
 		byte[] src = bytes();
 		ByteBuffer dst = ByteBuffer.allocate(LENGTH + 10).position(4);

@@ -28,11 +28,30 @@ class OutboundTest {
 	}
 
 	@Test
+	void aLargeDatumIsWrittenIntoAnArrayAtOnceAndASmallOneOnlyWhenAsked() {
+		int[] writes = new int[1];
+		Outbound small = Outbound.of(Outbound.WRITTEN_LIMIT, target -> {
+			writes[0]++;
+			target.position(target.limit());
+		});
+		assertThat(writes[0]).isZero();
+		assertThat(small.toArray()).hasSize(Outbound.WRITTEN_LIMIT);
+		assertThat(writes[0]).isOne();
+		Outbound large = Outbound.of(Outbound.WRITTEN_LIMIT + 1, target -> {
+			writes[0]++;
+			target.put(target.limit() - 1, (byte) 4).position(target.limit());
+		});
+		assertThat(writes[0]).isEqualTo(2);
+		assertThat(large.toArray()).isSameAs(large.toArray()).endsWith(4);
+		assertThat(writes[0]).isEqualTo(2);
+	}
+
+	@Test
 	void aDatumThatWritesOtherThanItsSizeOrANegativeSizeIsRefused() {
 		assertThatThrownBy(() -> Outbound.of(3, target -> target.put((byte) 1)).toArray())
 				.isInstanceOf(IllegalStateException.class).hasMessage("a datum of 3 bytes wrote 1");
 		assertThatThrownBy(() -> Outbound.of(1, target -> target.putInt(1)).toArray())
-				.isInstanceOf(java.nio.BufferOverflowException.class);
+				.isInstanceOf(IllegalStateException.class).hasMessage("a datum of 1 bytes wrote more than its size");
 		assertThatThrownBy(() -> Outbound.of(-1, target -> { })).isInstanceOf(IllegalArgumentException.class)
 				.hasMessageContaining("-1");
 		assertThatThrownBy(() -> Outbound.of(null)).isInstanceOf(NullPointerException.class).hasMessage("data");

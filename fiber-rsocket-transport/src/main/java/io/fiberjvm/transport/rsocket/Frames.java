@@ -1,6 +1,5 @@
 package io.fiberjvm.transport.rsocket;
 
-import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 
@@ -23,7 +22,7 @@ final class Frames {
 	/** Room for the frame header and route around the payload, so a checked payload always fits its frame. */
 	static final int HEADER_ROOM = 64;
 
-	static final int POOLED_LIMIT = 512 * 1024;
+	static final int POOLED_LIMIT = Outbound.WRITTEN_LIMIT;
 
 	private Frames() {
 	}
@@ -72,21 +71,16 @@ final class Frames {
 	}
 
 	/**
-	 * The data of {@code datum}, of up to {@link #POOLED_LIMIT} bytes, written once straight into pooled direct
-	 * memory; fails if the datum writes other than its size.
+	 * The data of {@code datum}, of {@code size} bytes up to {@link #POOLED_LIMIT}, written once straight into pooled
+	 * direct memory; fails if the datum writes other than its size.
 	 */
-	static ByteBuf data(Outbound datum) {
-		int size = datum.size();
+	static ByteBuf data(Outbound datum, int size) {
 		if (size == 0) {
 			return Unpooled.EMPTY_BUFFER;
 		}
 		ByteBuf buffer = ReassemblingAllocator.INSTANCE.directBuffer(size, size);
 		try {
-			ByteBuffer target = buffer.nioBuffer(0, size);
-			datum.writeTo(target);
-			if (target.hasRemaining()) {
-				throw new IllegalStateException("a datum of " + size + " bytes wrote " + target.position());
-			}
+			Outbound.write(datum, buffer.nioBuffer(0, size));
 			return buffer.writerIndex(size);
 		}
 		catch (RuntimeException | Error e) {

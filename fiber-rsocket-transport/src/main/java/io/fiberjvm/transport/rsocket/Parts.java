@@ -74,9 +74,9 @@ final class Parts {
 		return size >= TRACKED;
 	}
 
-	/** The one payload of a datum that goes whole, written into pooled memory ({@link Frames#data(Outbound)}). */
-	static Payload payload(Outbound data) {
-		return ByteBufPayload.create(Frames.data(data));
+	/** The one payload of a datum of {@code size} bytes that goes whole, written into pooled memory ({@link Frames#data(Outbound, int)}). */
+	static Payload payload(Outbound data, int size) {
+		return ByteBufPayload.create(Frames.data(data, size));
 	}
 
 	/**

@@ -36,6 +36,8 @@ final class Splitter extends PayloadOperator<Outbound, Payload> {
 
 	// Touched only inside the drain loop.
 	private @Nullable Outbound current;
+	/** The current datum's size, asked for once. */
+	private int size;
 	/** The current datum as one array, when it is too large to be written into pooled memory. */
 	private byte @Nullable [] whole;
 	private int next;
@@ -81,8 +83,8 @@ final class Splitter extends PayloadOperator<Outbound, Payload> {
 	}
 
 	/** A large payload's data is written (or dropped): room for the next. */
-	private void written(int size) {
-		unwritten.addAndGet(-size);
+	private void written(int bytes) {
+		unwritten.addAndGet(-bytes);
 		drain();
 	}
 
@@ -92,16 +94,16 @@ final class Splitter extends PayloadOperator<Outbound, Payload> {
 	 */
 	private Payload payload(Outbound data, Runnable written) {
 		if (next == 0) {
-			Frames.checkSize(route, data.size(), maxPayloadSize);
+			Frames.checkSize(route, size, maxPayloadSize);
 		}
-		if (data.size() <= Frames.POOLED_LIMIT) {
-			return Parts.payload(data);
+		if (size <= Frames.POOLED_LIMIT) {
+			return Parts.payload(data, size);
 		}
 		byte[] bytes = whole;
 		if (bytes == null) {
 			bytes = data.toArray();
-			if (bytes.length != data.size()) {
-				throw new IllegalStateException("a datum of " + data.size() + " bytes made an array of " + bytes.length);
+			if (bytes.length != size) {
+				throw new IllegalStateException("a datum of " + size + " bytes made an array of " + bytes.length);
 			}
 			whole = bytes;
 		}
@@ -125,25 +127,25 @@ final class Splitter extends PayloadOperator<Outbound, Payload> {
 					break;
 				}
 				Outbound data = current;
-				if (data != null && next < Parts.count(data.size())) {
-					int size = Parts.size(data.size(), next);
-					boolean tracked = Parts.tracked(size);
+				if (data != null && next < Parts.count(size)) {
+					int partSize = Parts.size(size, next);
+					boolean tracked = Parts.tracked(partSize);
 					long queued = unwritten.get();
-					if (sent == wanted || (tracked && queued > 0 && queued + size > Parts.UNWRITTEN)) {
+					if (sent == wanted || (tracked && queued > 0 && queued + partSize > Parts.UNWRITTEN)) {
 						break;
 					}
 					Payload payload;
 					try {
-						payload = payload(data, tracked ? () -> written(size) : NOT_TRACKED);
+						payload = payload(data, tracked ? () -> written(partSize) : NOT_TRACKED);
 					}
-					catch (RuntimeException unsent) {
-						// Too large, or a datum that failed to write itself.
+					catch (Throwable unsent) {
+						// Too large, or a datum that failed to write itself: its channel fails, not the connection.
 						cancel();
 						downstream.onError(unsent);
 						return;
 					}
 					if (tracked) {
-						unwritten.addAndGet(size);
+						unwritten.addAndGet(partSize);
 					}
 					next++;
 					sent++;
@@ -159,6 +161,17 @@ final class Splitter extends PayloadOperator<Outbound, Payload> {
 					current = fresh;
 					whole = null;
 					next = 0;
+					try {
+						size = fresh.size();
+						if (size < 0) {
+							throw new IllegalStateException("a datum's size must not be negative: " + size);
+						}
+					}
+					catch (Throwable unsized) {
+						cancel();
+						downstream.onError(unsized);
+						return;
+					}
 					continue;
 				}
 				current = null;

@@ -21,6 +21,7 @@ import io.fiberjvm.transport.TransportServer;
 import io.fiberjvm.transport.TransportSettings;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Data a channel's sender writes into the transport's memory crosses a real connection as it was written. */
 @Timeout(120)
@@ -82,7 +83,7 @@ class WrittenDataTest {
 	}
 
 	@Test
-	void aDatumThatWritesOtherThanItsSizeFailsItsChannelSayingSoAndTheConnectionGoesOn() {
+	void aDatumThatWritesOtherThanItsSizeOrFailsFailsItsChannelSayingSoAndTheConnectionGoesOn() {
 		Connection c = connect(Routes.empty().withChannel("echo", in -> in));
 		Outbound shortOne = Outbound.of(8, target -> target.putInt(1));
 		StepVerifier.create(c.requestChannel("echo", Flux.just(Outbound.of(new byte[] {1}), shortOne)))
@@ -92,11 +93,42 @@ class WrittenDataTest {
 				.verify(WAIT);
 		Outbound longOne = Outbound.of(2, target -> target.putInt(1));
 		StepVerifier.create(c.requestChannel("echo", Flux.just(longOne)))
-				.expectError(java.nio.BufferOverflowException.class).verify(WAIT);
-		Outbound largeAndShort = Outbound.of(Frames.POOLED_LIMIT + 10, target -> target.put(new byte[10]));
+				.expectErrorSatisfies(error -> assertThat(error).isInstanceOf(IllegalStateException.class)
+						.hasMessage("a datum of 2 bytes wrote more than its size"))
+				.verify(WAIT);
+		Outbound failing = Outbound.of(8, target -> {
+			throw new AssertionError("the writer broke");
+		});
+		StepVerifier.create(c.requestChannel("echo", Flux.just(failing)))
+				.expectErrorSatisfies(error -> assertThat(error).isInstanceOf(AssertionError.class).hasMessage("the writer broke"))
+				.verify(WAIT);
+		Outbound negative = new Outbound() {
+			@Override
+			public int size() {
+				return -1;
+			}
+
+			@Override
+			public void writeTo(ByteBuffer target) {
+			}
+		};
+		Outbound largeAndShort = new Outbound() {
+			@Override
+			public int size() {
+				return Outbound.WRITTEN_LIMIT + 10;
+			}
+
+			@Override
+			public void writeTo(ByteBuffer target) {
+				target.put(new byte[10]);
+			}
+		};
 		StepVerifier.create(c.requestChannel("echo", Flux.just(largeAndShort)))
 				.expectErrorSatisfies(error -> assertThat(error).isInstanceOf(IllegalStateException.class)
-						.hasMessageContaining("wrote 10"))
+						.hasMessage("a datum of " + (Outbound.WRITTEN_LIMIT + 10) + " bytes wrote 10"))
+				.verify(WAIT);
+		StepVerifier.create(c.requestChannel("echo", Flux.just(negative)))
+				.expectErrorSatisfies(error -> assertThat(error).hasMessage("a datum's size must not be negative: -1"))
 				.verify(WAIT);
 		StepVerifier.create(c.requestChannel("echo", Flux.just(Outbound.of(new byte[] {5}))))
 				.assertNext(back -> assertThat(back).containsExactly(5))
@@ -104,13 +136,37 @@ class WrittenDataTest {
 	}
 
 	@Test
+	void aLargeWrittenDatumIsMadeAnArrayOnTheCallersThreadNotTheConnections() {
+		Thread caller = Thread.currentThread();
+		List<Thread> writers = new CopyOnWriteArrayList<>();
+		Outbound large = Outbound.of(Outbound.WRITTEN_LIMIT + 1, target -> {
+			writers.add(Thread.currentThread());
+			target.put(new byte[Outbound.WRITTEN_LIMIT + 1]);
+		});
+		assertThat(writers).containsExactly(caller);
+		assertThat(large.toArray()).as("the array it made").isSameAs(large.toArray()).hasSize(Outbound.WRITTEN_LIMIT + 1);
+		assertThatThrownBy(() -> Outbound.of(Outbound.WRITTEN_LIMIT + 10,
+				target -> target.put(new byte[10]))).isInstanceOf(IllegalStateException.class).hasMessage("a datum of "
+						+ (Outbound.WRITTEN_LIMIT + 10) + " bytes wrote 10");
+	}
+
+	@Test
 	void aDatumOverTheLimitIsRefusedBeforeItIsWritten() {
 		Connection c = connect(Routes.empty().withChannel("echo", in -> in));
 		AtomicInteger writes = new AtomicInteger();
-		Outbound tooLarge = Outbound.of(64 << 20, target -> {
-			writes.incrementAndGet();
-			target.put(ByteBuffer.allocate(64 << 20));
-		});
+		// Not made through Outbound.of, which would write it at once: the transport must refuse it unwritten.
+		Outbound tooLarge = new Outbound() {
+			@Override
+			public int size() {
+				return 64 << 20;
+			}
+
+			@Override
+			public void writeTo(ByteBuffer target) {
+				writes.incrementAndGet();
+				target.put(ByteBuffer.allocate(64 << 20));
+			}
+		};
 		StepVerifier.create(c.requestChannel("echo", Flux.just(tooLarge)))
 				.expectErrorSatisfies(error -> assertThat(error).hasMessageContaining("over the limit"))
 				.verify(WAIT);
