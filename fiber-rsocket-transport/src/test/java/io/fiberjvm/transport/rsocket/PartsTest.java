@@ -18,11 +18,8 @@ import reactor.test.StepVerifier;
 
 import io.fiberjvm.FiberException;
 import io.fiberjvm.transport.Connection;
-import io.fiberjvm.transport.Endpoint;
 import io.fiberjvm.transport.Outbound;
-import io.fiberjvm.transport.Router;
 import io.fiberjvm.transport.Routes;
-import io.fiberjvm.transport.TransportServer;
 import io.fiberjvm.transport.TransportSettings;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,26 +34,17 @@ class PartsTest {
 	private final TransportSettings settings = new TransportSettings("parts-secret", 1 << 20, 64 << 20, Duration.ofMillis(500),
 			Duration.ofSeconds(5));
 
-	private final List<Runnable> cleanup = new CopyOnWriteArrayList<>();
+	private final LoopbackPeers peers = new LoopbackPeers(settings);
 
 	@AfterEach
 	void close() {
-		cleanup.forEach(Runnable::run);
+		peers.close();
 	}
 
 	private static byte[] data(int size, int seed) {
 		byte[] data = new byte[size];
 		new Random(seed).nextBytes(data);
 		return data;
-	}
-
-	private Connection connect(Router router) {
-		RSocketTransport transport = new RSocketTransport(settings);
-		TransportServer server = transport.bind(new Endpoint("127.0.0.1", 0), peer -> router).block(WAIT);
-		cleanup.add(server::dispose);
-		Connection connection = transport.connect(server.address(), "client", Router.none()).block(WAIT);
-		cleanup.add(connection::dispose);
-		return connection;
 	}
 
 	@Test
@@ -67,7 +55,7 @@ class PartsTest {
 				.withStream("three", bytes -> Flux.just(bytes, new byte[] {7}, bytes))
 				.withChannel("sizes", in -> in.map(bytes -> (bytes.length + ":" + bytes[bytes.length - 1]).getBytes(StandardCharsets.UTF_8)))
 				.withChannel("echo", in -> in);
-		Connection c = connect(routes);
+		Connection c = peers.connect(routes);
 		StepVerifier.create(c.requestStream("three", big))
 				.assertNext(back -> assertThat(back).isEqualTo(big))
 				.assertNext(back -> assertThat(back).containsExactly(7))
@@ -87,7 +75,7 @@ class PartsTest {
 		byte[] big = data(Parts.PART * 2 + 1, 3);
 		List<Long> asked = new CopyOnWriteArrayList<>();
 		Routes routes = Routes.empty().withStream("many", bytes -> Flux.range(0, 5).map(i -> big).doOnRequest(asked::add));
-		Connection c = connect(routes);
+		Connection c = peers.connect(routes);
 		StepVerifier.create(c.requestStream("many", new byte[0]), 1)
 				.assertNext(back -> assertThat(back).isEqualTo(big))
 				// Parts of the next datum are not sent ahead: the publisher was asked for one.

@@ -13,11 +13,8 @@ import reactor.core.publisher.Flux;
 import reactor.test.StepVerifier;
 
 import io.fiberjvm.transport.Connection;
-import io.fiberjvm.transport.Endpoint;
 import io.fiberjvm.transport.Outbound;
-import io.fiberjvm.transport.Router;
 import io.fiberjvm.transport.Routes;
-import io.fiberjvm.transport.TransportServer;
 import io.fiberjvm.transport.TransportSettings;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,20 +29,11 @@ class WrittenDataTest {
 	private final TransportSettings settings = new TransportSettings("written-secret", 1 << 20, 64 << 20, Duration.ofMillis(500),
 			Duration.ofSeconds(5));
 
-	private final List<Runnable> cleanup = new CopyOnWriteArrayList<>();
+	private final LoopbackPeers peers = new LoopbackPeers(settings);
 
 	@AfterEach
 	void close() {
-		cleanup.forEach(Runnable::run);
-	}
-
-	private Connection connect(Router router) {
-		RSocketTransport transport = new RSocketTransport(settings);
-		TransportServer server = transport.bind(new Endpoint("127.0.0.1", 0), peer -> router).block(WAIT);
-		cleanup.add(server::dispose);
-		Connection connection = transport.connect(server.address(), "client", Router.none()).block(WAIT);
-		cleanup.add(connection::dispose);
-		return connection;
+		peers.close();
 	}
 
 	/** {@code size} bytes counting up from {@code seed}, written one at a time; each write counted in {@code writes}. */
@@ -68,7 +56,7 @@ class WrittenDataTest {
 
 	@Test
 	void writtenDataOfEverySizeArrivesAsWrittenEachWrittenOnce() {
-		Connection c = connect(Routes.empty().withChannel("echo", in -> in));
+		Connection c = peers.connect(Routes.empty().withChannel("echo", in -> in));
 		int[] sizes = {0, 100, Frames.POOLED_LIMIT, Frames.POOLED_LIMIT + 1, Parts.PART * 2 + 5};
 		AtomicInteger writes = new AtomicInteger();
 		Flux<Outbound> data = Flux.range(0, sizes.length).map(i -> counting(sizes[i], i, writes));
@@ -84,7 +72,7 @@ class WrittenDataTest {
 
 	@Test
 	void aDatumThatWritesOtherThanItsSizeOrFailsFailsItsChannelSayingSoAndTheConnectionGoesOn() {
-		Connection c = connect(Routes.empty().withChannel("echo", in -> in));
+		Connection c = peers.connect(Routes.empty().withChannel("echo", in -> in));
 		Outbound shortOne = Outbound.of(8, target -> target.putInt(1));
 		StepVerifier.create(c.requestChannel("echo", Flux.just(Outbound.of(new byte[] {1}), shortOne)))
 				.assertNext(back -> assertThat(back).containsExactly(1))
@@ -152,7 +140,7 @@ class WrittenDataTest {
 
 	@Test
 	void aDatumOverTheLimitIsRefusedBeforeItIsWritten() {
-		Connection c = connect(Routes.empty().withChannel("echo", in -> in));
+		Connection c = peers.connect(Routes.empty().withChannel("echo", in -> in));
 		AtomicInteger writes = new AtomicInteger();
 		// Not made through Outbound.of, which would write it at once: the transport must refuse it unwritten.
 		Outbound tooLarge = new Outbound() {
