@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -44,6 +45,24 @@ class WrittenDataTest {
 				target.put((byte) (seed + i));
 			}
 		});
+	}
+
+	/**
+	 * A datum of {@code size} bytes that {@code writer} writes only when the transport asks: unlike
+	 * {@link Outbound#of(int, Consumer)}, it checks nothing and writes nothing large at once.
+	 */
+	private static Outbound unchecked(int size, Consumer<ByteBuffer> writer) {
+		return new Outbound() {
+			@Override
+			public int size() {
+				return size;
+			}
+
+			@Override
+			public void writeTo(ByteBuffer target) {
+				writer.accept(target);
+			}
+		};
 	}
 
 	private static byte[] expected(int size, int seed) {
@@ -90,27 +109,8 @@ class WrittenDataTest {
 		StepVerifier.create(c.requestChannel("echo", Flux.just(failing)))
 				.expectErrorSatisfies(error -> assertThat(error).isInstanceOf(AssertionError.class).hasMessage("the writer broke"))
 				.verify(WAIT);
-		Outbound negative = new Outbound() {
-			@Override
-			public int size() {
-				return -1;
-			}
-
-			@Override
-			public void writeTo(ByteBuffer target) {
-			}
-		};
-		Outbound largeAndShort = new Outbound() {
-			@Override
-			public int size() {
-				return Outbound.WRITTEN_LIMIT + 10;
-			}
-
-			@Override
-			public void writeTo(ByteBuffer target) {
-				target.put(new byte[10]);
-			}
-		};
+		Outbound negative = unchecked(-1, target -> { });
+		Outbound largeAndShort = unchecked(Outbound.WRITTEN_LIMIT + 10, target -> target.put(new byte[10]));
 		StepVerifier.create(c.requestChannel("echo", Flux.just(largeAndShort)))
 				.expectErrorSatisfies(error -> assertThat(error).isInstanceOf(IllegalStateException.class)
 						.hasMessage("a datum of " + (Outbound.WRITTEN_LIMIT + 10) + " bytes wrote 10"))
@@ -142,19 +142,10 @@ class WrittenDataTest {
 	void aDatumOverTheLimitIsRefusedBeforeItIsWritten() {
 		Connection c = peers.connect(Routes.empty().withChannel("echo", in -> in));
 		AtomicInteger writes = new AtomicInteger();
-		// Not made through Outbound.of, which would write it at once: the transport must refuse it unwritten.
-		Outbound tooLarge = new Outbound() {
-			@Override
-			public int size() {
-				return 64 << 20;
-			}
-
-			@Override
-			public void writeTo(ByteBuffer target) {
-				writes.incrementAndGet();
-				target.put(ByteBuffer.allocate(64 << 20));
-			}
-		};
+		Outbound tooLarge = unchecked(64 << 20, target -> {
+			writes.incrementAndGet();
+			target.put(ByteBuffer.allocate(64 << 20));
+		});
 		StepVerifier.create(c.requestChannel("echo", Flux.just(tooLarge)))
 				.expectErrorSatisfies(error -> assertThat(error).hasMessageContaining("over the limit"))
 				.verify(WAIT);
