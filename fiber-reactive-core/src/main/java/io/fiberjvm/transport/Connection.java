@@ -31,7 +31,15 @@ public interface Connection extends AsyncCloseable, Disposable {
 	 * A stream each way, each paced by its receiver's demand. The data sent is written by the transport into
 	 * memory of its own ({@link Outbound}); an array goes as {@link Outbound#of(byte[])}.
 	 */
-	Flux<byte[]> requestChannel(String route, Publisher<? extends Outbound> data);
+	default Flux<byte[]> requestChannel(String route, Publisher<? extends Outbound> data) {
+		return requestChannel(route, data, InboundReader.bytes());
+	}
+
+	/**
+	 * A stream each way, as {@link #requestChannel(String, Publisher)}, each datum received read by {@code reader}
+	 * from where the transport received it.
+	 */
+	<T> Flux<T> requestChannel(String route, Publisher<? extends Outbound> data, InboundReader<T> reader);
 
 	/** One request, no response; completes once the request is written. */
 	Mono<Void> fireAndForget(String route, byte[] data);

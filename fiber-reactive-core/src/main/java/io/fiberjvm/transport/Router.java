@@ -20,8 +20,16 @@ public interface Router {
 	/** One request, a stream of responses. */
 	Flux<byte[]> requestStream(String route, byte[] data);
 
-	/** A stream each way. */
+	/** A stream each way, the data as arrays. */
 	Flux<byte[]> requestChannel(String route, Publisher<byte[]> data);
+
+	/**
+	 * The handler of a request-channel on {@code route}, which a transport asks for once the channel's first frame
+	 * names its route: by default {@link #requestChannel} with each datum as an array.
+	 */
+	default ChannelHandler<?> channel(String route) {
+		return ChannelHandler.of(InboundReader.bytes(), data -> requestChannel(route, data));
+	}
 
 	/** One request, no response; the returned Mono only says when the handler is done. */
 	Mono<Void> fireAndForget(String route, byte[] data);

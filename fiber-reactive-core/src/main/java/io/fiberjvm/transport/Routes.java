@@ -33,17 +33,17 @@ public final class Routes implements Router {
 	private final Codec codec;
 	private final Map<String, Function<byte[], Mono<byte[]>>> responses;
 	private final Map<String, Function<byte[], Publisher<byte[]>>> streams;
-	private final Map<String, Function<Flux<byte[]>, Publisher<byte[]>>> channels;
+	private final Map<String, ChannelHandler<?>> channels;
 	private final Map<String, Function<byte[], Mono<Void>>> fires;
 	private final Map<String, BiFunction<String, byte[], Mono<byte[]>>> responseFamilies;
-	private final Map<String, BiFunction<String, Flux<byte[]>, Publisher<byte[]>>> channelFamilies;
+	private final Map<String, Function<String, ChannelHandler<?>>> channelFamilies;
 
 	private Routes(Codec codec, Map<String, Function<byte[], Mono<byte[]>>> responses,
 			Map<String, Function<byte[], Publisher<byte[]>>> streams,
-			Map<String, Function<Flux<byte[]>, Publisher<byte[]>>> channels,
+			Map<String, ChannelHandler<?>> channels,
 			Map<String, Function<byte[], Mono<Void>>> fires,
 			Map<String, BiFunction<String, byte[], Mono<byte[]>>> responseFamilies,
-			Map<String, BiFunction<String, Flux<byte[]>, Publisher<byte[]>>> channelFamilies) {
+			Map<String, Function<String, ChannelHandler<?>>> channelFamilies) {
 		this.codec = codec;
 		this.responses = responses;
 		this.streams = streams;
@@ -76,7 +76,13 @@ public final class Routes implements Router {
 
 	/** Adds a request-channel handler on raw bytes. */
 	public Routes withChannel(String route, Function<Flux<byte[]>, Publisher<byte[]>> handler) {
-		return new Routes(codec, responses, streams, plus(channels, route, handler), fires, responseFamilies, channelFamilies);
+		return withChannel(route, InboundReader.bytes(), handler);
+	}
+
+	/** Adds a request-channel handler whose data the transport reads with {@code reader} as it arrives. */
+	public <T> Routes withChannel(String route, InboundReader<T> reader, Function<? super Flux<T>, ? extends Publisher<byte[]>> handler) {
+		return new Routes(codec, responses, streams, plus(channels, route, ChannelHandler.of(reader, handler)), fires,
+				responseFamilies, channelFamilies);
 	}
 
 	/** Adds a fire-and-forget handler on raw bytes. */
@@ -94,7 +100,9 @@ public final class Routes implements Router {
 
 	/** Adds a request-channel handler for every route that starts with {@code prefix}, given the rest of the route. */
 	public Routes withChannels(String prefix, BiFunction<String, Flux<byte[]>, Publisher<byte[]>> handler) {
-		return new Routes(codec, responses, streams, channels, fires, responseFamilies, plus(channelFamilies, prefix, handler));
+		Objects.requireNonNull(handler, "handler");
+		return new Routes(codec, responses, streams, channels, fires, responseFamilies, plus(channelFamilies, prefix,
+				rest -> ChannelHandler.of(InboundReader.bytes(), data -> handler.apply(rest, data))));
 	}
 
 	/** Adds a typed request-response handler. */
@@ -147,15 +155,21 @@ public final class Routes implements Router {
 
 	@Override
 	public Flux<byte[]> requestChannel(String route, Publisher<byte[]> data) {
-		Function<Flux<byte[]>, Publisher<byte[]>> handler = channels.get(route);
-		if (handler == null) {
-			handler = family(channelFamilies, route);
+		return Flux.defer(() -> channel(route).answerArrays(data));
+	}
+
+	@Override
+	public ChannelHandler<?> channel(String route) {
+		ChannelHandler<?> handler = channels.get(route);
+		if (handler != null) {
+			return handler;
 		}
-		if (handler == null) {
-			return Flux.error(unknown("request-channel", route, channels, channelFamilies));
+		Map.Entry<String, Function<String, ChannelHandler<?>>> family = longest(channelFamilies, route);
+		if (family != null) {
+			return family.getValue().apply(route.substring(family.getKey().length()));
 		}
-		Function<Flux<byte[]>, Publisher<byte[]>> found = handler;
-		return Flux.defer(() -> found.apply(Flux.from(data)));
+		UnknownRouteException unknown = unknown("request-channel", route, channels, channelFamilies);
+		return ChannelHandler.of(InboundReader.bytes(), data -> Flux.error(unknown));
 	}
 
 	@Override
@@ -181,18 +195,24 @@ public final class Routes implements Router {
 	 * route; null if none.
 	 */
 	private static <I, O> @Nullable Function<I, O> family(Map<String, BiFunction<String, I, O>> families, String route) {
-		Map.Entry<String, BiFunction<String, I, O>> longest = null;
-		for (Map.Entry<String, BiFunction<String, I, O>> family : families.entrySet()) {
-			if (route.startsWith(family.getKey()) && (longest == null || family.getKey().length() > longest.getKey().length())) {
-				longest = family;
-			}
-		}
+		Map.Entry<String, BiFunction<String, I, O>> longest = longest(families, route);
 		if (longest == null) {
 			return null;
 		}
 		String rest = route.substring(longest.getKey().length());
 		BiFunction<String, I, O> handler = longest.getValue();
 		return input -> handler.apply(rest, input);
+	}
+
+	/** The family with the longest prefix {@code route} starts with; null if none. */
+	private static <F> Map.@Nullable Entry<String, F> longest(Map<String, F> families, String route) {
+		Map.Entry<String, F> longest = null;
+		for (Map.Entry<String, F> family : families.entrySet()) {
+			if (route.startsWith(family.getKey()) && (longest == null || family.getKey().length() > longest.getKey().length())) {
+				longest = family;
+			}
+		}
+		return longest;
 	}
 
 	private static UnknownRouteException unknown(String model, String route, Map<String, ?> known) {

@@ -6,6 +6,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
 import io.fiberjvm.transport.Connection;
+import io.fiberjvm.transport.InboundReader;
 import io.fiberjvm.transport.Outbound;
 import io.fiberjvm.transport.Router;
 
@@ -36,8 +37,8 @@ public final class LoopbackConnection implements Connection {
 	}
 
 	@Override
-	public Flux<byte[]> requestChannel(String route, Publisher<? extends Outbound> data) {
-		return peer.requestChannel(route, Flux.from(data).map(Outbound::toArray));
+	public <T> Flux<T> requestChannel(String route, Publisher<? extends Outbound> data, InboundReader<T> reader) {
+		return peer.requestChannel(route, Flux.from(data).map(Outbound::toArray)).map(datum -> InboundReader.read(reader, datum));
 	}
 
 	@Override

@@ -64,6 +64,51 @@ class RoutesTest {
 	}
 
 	@Test
+	void aChannelsReaderReadsEachDatumHandedOverAsAnArrayAndItsHandlerNamesIt() {
+		// Reads a datum as its length, from the runs it is given.
+		InboundReader<Integer> lengths = size -> new InboundAssembly<>() {
+			private int taken;
+
+			@Override
+			public void take(java.nio.ByteBuffer bytes) {
+				assertThat(bytes.isReadOnly()).isTrue();
+				taken += bytes.remaining();
+				bytes.position(bytes.limit());
+			}
+
+			@Override
+			public Integer end() {
+				assertThat(taken).isEqualTo(size);
+				return taken;
+			}
+		};
+		Routes routes = Routes.empty().withChannel("lengths", lengths, in -> in.map(n -> utf8("" + n)))
+				.withChannels("raw/", (rest, in) -> in.map(b -> utf8(rest + text(b))));
+		StepVerifier.create(routes.requestChannel("lengths", Flux.just(utf8("abc"), new byte[0], utf8("hello"))).map(RoutesTest::text))
+				.expectNext("3", "0", "5")
+				.verifyComplete();
+		assertThat(routes.channel("lengths").reader()).isSameAs(lengths);
+		StepVerifier.create(Flux.from(routes.channel("raw/x").answerArrays(Flux.just(utf8("y")))).map(RoutesTest::text))
+				.expectNext("xy")
+				.verifyComplete();
+		StepVerifier.create(routes.channel("nowhere").answer(Flux.never()))
+				.expectErrorSatisfies(e -> assertThat(e).isInstanceOf(UnknownRouteException.class).hasMessageContaining("'nowhere'"))
+				.verify();
+	}
+
+	@Test
+	void theArrayReaderRefusesMoreOrFewerBytesThanItsSize() {
+		InboundAssembly<byte[]> three = InboundReader.bytes().begin(3);
+		three.take(java.nio.ByteBuffer.wrap(new byte[] {1, 2}));
+		assertThatThrownBy(three::end).isInstanceOf(IllegalStateException.class).hasMessage("a datum of 3 bytes ended after 2");
+		assertThatThrownBy(() -> three.take(java.nio.ByteBuffer.wrap(new byte[] {3, 4})))
+				.isInstanceOf(IllegalStateException.class).hasMessage("a datum of 3 bytes was given 4");
+		three.take(java.nio.ByteBuffer.wrap(new byte[] {3}));
+		assertThat(three.end()).containsExactly(1, 2, 3);
+		assertThatThrownBy(() -> InboundReader.bytes().begin(-1)).isInstanceOf(IllegalArgumentException.class);
+	}
+
+	@Test
 	void rawFireAndForget() {
 		List<String> seen = new CopyOnWriteArrayList<>();
 		Routes routes = Routes.empty().withFireAndForget("log", bytes -> Mono.fromRunnable(() -> seen.add(text(bytes))));

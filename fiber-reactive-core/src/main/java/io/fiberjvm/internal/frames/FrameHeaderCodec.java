@@ -15,12 +15,22 @@ public final class FrameHeaderCodec {
 
 	/** The kind of {@code frame}; fails naming the frame when it has no header or its first byte is no kind. */
 	public static FrameKind kind(byte[] frame) {
-		if (frame.length < SIZE) {
-			throw new CodecException("a frame of " + frame.length + " bytes is shorter than its " + SIZE + "-byte header");
+		checkLength(frame.length);
+		return kind(frame[0], frame.length);
+	}
+
+	/** Fails naming the frame when a frame of {@code size} bytes cannot hold its header. */
+	static void checkLength(int size) {
+		if (size < SIZE) {
+			throw new CodecException("a frame of " + size + " bytes is shorter than its " + SIZE + "-byte header");
 		}
-		FrameKind kind = FrameKind.of(frame[0]);
+	}
+
+	/** The kind {@code code} names, at the start of a frame of {@code size} bytes; fails naming the frame when it is none. */
+	static FrameKind kind(byte code, int size) {
+		FrameKind kind = FrameKind.of(code);
 		if (kind == null) {
-			throw new CodecException("a frame of " + frame.length + " bytes starts with " + frame[0] + ", which is no frame kind");
+			throw new CodecException("a frame of " + size + " bytes starts with " + code + ", which is no frame kind");
 		}
 		return kind;
 	}
@@ -32,10 +42,16 @@ public final class FrameHeaderCodec {
 
 	/** Fails unless {@code frame} is of {@code expected} kind, naming both. */
 	static void check(byte[] frame, FrameKind expected) {
-		FrameKind kind = kind(frame);
+		kind(frame);
+		check(frame[0], frame.length, expected);
+	}
+
+	/** Fails unless {@code code}, at the start of a frame of {@code size} bytes, names {@code expected}, naming both. */
+	static void check(byte code, int size, FrameKind expected) {
+		FrameKind kind = kind(code, size);
 		if (kind != expected) {
 			throw new CodecException("expected a " + expected.description() + ", got a " + kind.description() + " of "
-					+ frame.length + " bytes");
+					+ size + " bytes");
 		}
 	}
 }

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.fiberjvm.transport.InboundReader;
 import io.fiberjvm.transport.Outbound;
 
 /**
@@ -33,6 +34,14 @@ public final class ItemsFrame {
 	/** One item. */
 	public static byte[] encode(ByteBuffer item) {
 		return encode(List.of(item));
+	}
+
+	/**
+	 * A reader of frames of items as the transport receives them: each item is copied straight into an array of its
+	 * own, and the frame is never copied whole.
+	 */
+	public static InboundReader<List<ByteBuffer>> reader() {
+		return ItemsReader::new;
 	}
 
 	/** The items of {@code frame}, as views of it. */

@@ -50,8 +50,7 @@ final class RemoteChannel implements QueueChannel {
 	@Override
 	public Flux<List<ByteBuffer>> receive(Flux<CreditFrame> credits) {
 		return connection.flatMapMany(c -> c.requestChannel(route(QueueRoutes.RECEIVE),
-				credits.map(credit -> Outbound.of(credit.encode()))))
-				.map(ItemsFrame::decode)
+				credits.map(credit -> Outbound.of(credit.encode())), ItemsFrame.reader()))
 				.onErrorMap(RemoteChannel::local);
 	}
 

@@ -11,6 +11,7 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import io.fiberjvm.transport.ChannelHandler;
 import io.fiberjvm.transport.Router;
 import io.fiberjvm.transport.UnknownRouteException;
 
@@ -74,6 +75,11 @@ final class ServedRoutes {
 		@Override
 		public Flux<byte[]> requestChannel(String route, Publisher<byte[]> data) {
 			return pick(route, own).requestChannel(route, data);
+		}
+
+		@Override
+		public ChannelHandler<?> channel(String route) {
+			return pick(route, own).channel(route);
 		}
 
 		@Override

@@ -1,5 +1,8 @@
 package io.fiberjvm.transport.rsocket;
 
+import java.nio.ByteBuffer;
+import java.util.Objects;
+
 import io.netty.buffer.ByteBuf;
 import io.rsocket.Payload;
 import org.jspecify.annotations.Nullable;
@@ -7,29 +10,37 @@ import org.reactivestreams.Subscriber;
 import reactor.core.publisher.Operators;
 
 import io.fiberjvm.FiberException;
+import io.fiberjvm.transport.InboundAssembly;
+import io.fiberjvm.transport.InboundReader;
 
 /**
- * Payloads in, data out: a whole payload's data as it came, a large datum's parts put together in one array as
- * they arrive ({@link Parts}). The receiver's demand passes straight to the sender, one payload for each datum it
- * wants; once a datum's first part is in, its remaining parts are asked for here, {@link Parts#WINDOW} ahead, so
- * the datum streams at the connection's pace instead of one part per round trip. Each part asked for here is one
- * of that datum's, so the sender is never asked for more data than the receiver wants. What arrived is released.
+ * Payloads in, data out: each datum read by the channel's {@link InboundReader} from the frames it arrived in, a
+ * whole payload at once and a large datum part by part as its parts arrive ({@link Parts}). The receiver's demand
+ * passes straight to the sender, one payload for each datum it wants; once a datum's first part is in, its
+ * remaining parts are asked for here, {@link Parts#WINDOW} ahead, so the datum streams at the connection's pace
+ * instead of one part per round trip. Each part asked for here is one of that datum's, so the sender is never
+ * asked for more data than the receiver wants. What arrived is released once read.
+ *
+ * @param <T> what a datum is read as
  */
-final class Joiner extends PayloadOperator<Payload, Parts.Inbound> {
+final class Joiner<T> extends PayloadOperator<Payload, T> {
 
+	private final InboundReader<T> reader;
 	private final int maxPayloadSize;
 
 	// Touched only by the upstream's signals, which come one at a time.
 	private boolean done;
-	private byte @Nullable [] current;
+	private @Nullable InboundAssembly<T> current;
+	private int size;
 	private int filled;
 	/** The parts of the current datum after its first. */
 	private int rest;
 	/** How many of those have been asked for. */
 	private int asked;
 
-	Joiner(Subscriber<? super Parts.Inbound> downstream, int maxPayloadSize) {
+	Joiner(Subscriber<? super T> downstream, InboundReader<T> reader, int maxPayloadSize) {
 		super(downstream);
+		this.reader = reader;
 		this.maxPayloadSize = maxPayloadSize;
 	}
 
@@ -42,6 +53,7 @@ final class Joiner extends PayloadOperator<Payload, Parts.Inbound> {
 
 	@Override
 	public void cancel() {
+		current = null;
 		source().cancel();
 	}
 
@@ -51,55 +63,64 @@ final class Joiner extends PayloadOperator<Payload, Parts.Inbound> {
 			payload.release();
 			return;
 		}
-		if (!isPart(payload)) {
-			if (current != null) {
-				payload.release();
-				fail("a whole payload arrived after " + filled + " of " + current.length + " bytes of parts");
-				return;
-			}
-			downstream.onNext(new Parts.Inbound(Frames.route(payload), Frames.bytes(payload)));
-			return;
-		}
-		byte[] joined;
+		T datum;
 		try {
-			joined = add(payload);
+			datum = isPart(payload) ? add(payload) : whole(payload);
+		}
+		catch (RuntimeException | Error e) {
+			// The reader's own failure, told as it is.
+			fail(e);
+			return;
 		}
 		finally {
 			payload.release();
 		}
-		if (joined != null) {
-			downstream.onNext(new Parts.Inbound("", joined));
+		if (datum != null) {
+			downstream.onNext(datum);
 		}
 	}
 
-	/** Copies a part in; the whole datum once its last part is in, else null. */
-	private byte @Nullable [] add(Payload payload) {
+	/** A datum that came in one payload; null once the channel failed. */
+	private @Nullable T whole(Payload payload) {
+		if (current != null) {
+			fail(malformed("a whole payload arrived after " + filled + " of " + size + " bytes of parts"));
+			return null;
+		}
+		ByteBuf data = payload.data();
+		InboundAssembly<T> assembly = reader.begin(data.readableBytes());
+		take(assembly, data);
+		return ended(assembly);
+	}
+
+	/** Reads a part; the whole datum once its last part is in, else null. */
+	private @Nullable T add(Payload payload) {
 		ByteBuf mark = payload.metadata();
 		long total = mark.getLong(mark.readerIndex() + 1);
 		long offset = mark.getLong(mark.readerIndex() + 9);
 		ByteBuf data = payload.data();
 		int length = data.readableBytes();
-		byte[] into = current;
-		boolean first = into == null;
-		if (into == null) {
+		InboundAssembly<T> assembly = current;
+		boolean first = assembly == null;
+		if (assembly == null) {
 			if (offset != 0 || total <= Parts.PART || total > maxPayloadSize) {
-				fail("a first part at " + offset + " of " + total + " bytes (limit " + maxPayloadSize + ")");
+				fail(malformed("a first part at " + offset + " of " + total + " bytes (limit " + maxPayloadSize + ")"));
 				return null;
 			}
-			into = new byte[(int) total];
-			current = into;
+			size = (int) total;
 			filled = 0;
+			assembly = reader.begin(size);
+			current = assembly;
 		}
 		// Every part but the last is exactly PART long: what is asked for ahead counts on it.
-		if (total != into.length || offset != filled || length != Math.min(Parts.PART, into.length - filled)) {
-			fail("a part of " + length + " bytes at " + offset + " of " + total + " where " + filled + " of "
-					+ into.length + " had come");
+		if (total != size || offset != filled || length != Math.min(Parts.PART, size - filled)) {
+			fail(malformed("a part of " + length + " bytes at " + offset + " of " + total + " where " + filled + " of "
+					+ size + " had come"));
 			return null;
 		}
-		data.getBytes(data.readerIndex(), into, filled, length);
+		take(assembly, data);
 		filled += length;
 		if (first) {
-			rest = Parts.count(into.length) - 1;
+			rest = Parts.count(size) - 1;
 			asked = Math.min(rest, Parts.WINDOW);
 			source().request(asked);
 		}
@@ -108,11 +129,27 @@ final class Joiner extends PayloadOperator<Payload, Parts.Inbound> {
 			asked++;
 			source().request(1);
 		}
-		if (filled < into.length) {
+		if (filled < size) {
 			return null;
 		}
 		current = null;
-		return into;
+		return ended(assembly);
+	}
+
+	private static <T> T ended(InboundAssembly<T> assembly) {
+		return Objects.requireNonNull(assembly.end(), "what a reader's assembly ended with");
+	}
+
+	/** Hands {@code data}'s readable bytes to {@code assembly} where they lie, a run of memory at a time. */
+	private static void take(InboundAssembly<?> assembly, ByteBuf data) {
+		if (!data.isReadable()) {
+			return;
+		}
+		for (ByteBuffer run : data.nioBuffers(data.readerIndex(), data.readableBytes())) {
+			if (run.hasRemaining()) {
+				assembly.take(run.asReadOnlyBuffer());
+			}
+		}
 	}
 
 	@Override
@@ -132,21 +169,24 @@ final class Joiner extends PayloadOperator<Payload, Parts.Inbound> {
 			return;
 		}
 		done = true;
-		byte[] into = current;
+		InboundAssembly<T> assembly = current;
 		current = null;
-		if (into == null) {
+		if (assembly == null) {
 			downstream.onComplete();
 		}
 		else {
-			downstream.onError(malformed("the payloads ended after " + filled + " of " + into.length + " bytes of parts"));
+			downstream.onError(malformed("the payloads ended after " + filled + " of " + size + " bytes of parts"));
 		}
 	}
 
-	private void fail(String what) {
+	private void fail(Throwable failure) {
+		if (done) {
+			return;
+		}
 		done = true;
 		current = null;
 		source().cancel();
-		downstream.onError(malformed(what));
+		downstream.onError(failure);
 	}
 
 	private static boolean isPart(Payload payload) {

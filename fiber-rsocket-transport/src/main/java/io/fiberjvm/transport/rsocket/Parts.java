@@ -6,6 +6,7 @@ import io.rsocket.util.ByteBufPayload;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 
+import io.fiberjvm.transport.InboundReader;
 import io.fiberjvm.transport.Outbound;
 
 /**
@@ -95,14 +96,10 @@ final class Parts {
 	}
 
 	/**
-	 * Each payload's data, and parts put together ({@link Joiner}); what arrived is released. Each subscription
-	 * keeps its own state.
+	 * Each datum of {@code payloads} as {@code reader} reads it from the payload, or from its parts as they arrive
+	 * ({@link Joiner}); what arrived is released. Each subscription keeps its own state.
 	 */
-	static Flux<Inbound> join(Flux<Payload> payloads, int maxPayloadSize) {
-		return Flux.from(subscriber -> payloads.subscribe(new Joiner(subscriber, maxPayloadSize)));
-	}
-
-	/** Data as it arrived, with the route of its payload ("" for a part or a payload without one). */
-	record Inbound(String route, byte[] data) {
+	static <T> Flux<T> join(Flux<Payload> payloads, InboundReader<T> reader, int maxPayloadSize) {
+		return Flux.from(subscriber -> payloads.subscribe(new Joiner<>(subscriber, reader, maxPayloadSize)));
 	}
 }

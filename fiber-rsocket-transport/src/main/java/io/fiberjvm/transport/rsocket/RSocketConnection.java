@@ -8,6 +8,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import io.fiberjvm.transport.Connection;
+import io.fiberjvm.transport.InboundReader;
 import io.fiberjvm.transport.Outbound;
 
 /** A {@link Connection} over one RSocket: routes travel as the payload metadata. */
@@ -37,18 +38,18 @@ final class RSocketConnection implements Connection {
 
 	@Override
 	public Flux<byte[]> requestStream(String route, byte[] data) {
-		return Parts.join(Flux.defer(() -> socket.requestStream(Frames.payload(route, data, maxPayloadSize))), maxPayloadSize)
-				.map(Parts.Inbound::data)
+		return Parts.join(Flux.defer(() -> socket.requestStream(Frames.payload(route, data, maxPayloadSize))),
+				InboundReader.bytes(), maxPayloadSize)
 				.onErrorMap(e -> Frames.fromWire(e, peerName, route));
 	}
 
 	@Override
-	public Flux<byte[]> requestChannel(String route, Publisher<? extends Outbound> data) {
+	public <T> Flux<T> requestChannel(String route, Publisher<? extends Outbound> data, InboundReader<T> reader) {
+		Objects.requireNonNull(reader, "reader");
 		// The first frame names the route and carries no data, so an empty input still opens the channel.
 		Flux<io.rsocket.Payload> frames = Flux.concat(Mono.fromCallable(() -> Frames.routeOnly(route)),
 				Parts.out(data, route, maxPayloadSize));
-		return Parts.join(Flux.defer(() -> socket.requestChannel(frames)), maxPayloadSize)
-				.map(Parts.Inbound::data)
+		return Parts.join(Flux.defer(() -> socket.requestChannel(frames)), reader, maxPayloadSize)
 				.onErrorMap(e -> Frames.fromWire(e, peerName, route));
 	}
 

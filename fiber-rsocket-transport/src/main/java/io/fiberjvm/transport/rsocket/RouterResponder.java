@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import io.fiberjvm.transport.ChannelHandler;
 import io.fiberjvm.transport.Outbound;
 import io.fiberjvm.transport.Router;
 
@@ -53,16 +54,26 @@ final class RouterResponder implements RSocket {
 
 	@Override
 	public Flux<Payload> requestChannel(Publisher<Payload> payloads) {
-		// Each payload is read and released as it arrives (parts put together); what follows holds no frames.
-		return Parts.join(Flux.from(payloads), maxPayloadSize).switchOnFirst((first, all) -> {
+		return Flux.from(payloads).switchOnFirst((first, all) -> {
 			if (!first.hasValue()) {
 				return all.then(Mono.empty());
 			}
-			String route = Objects.requireNonNull(first.get(), "a channel's first frame").route();
-			return Parts.out(router.requestChannel(route, all.skip(1).map(Parts.Inbound::data)).map(Outbound::of), route,
-					maxPayloadSize)
-					.onErrorMap(this::toWire);
+			// The first frame names the route and carries no data: it is read here and released at once.
+			Payload head = Objects.requireNonNull(first.get(), "a channel's first frame");
+			String route;
+			try {
+				route = Frames.route(head);
+			}
+			finally {
+				head.release();
+			}
+			return Parts.out(answer(router.channel(route), all.skip(1)), route, maxPayloadSize).onErrorMap(this::toWire);
 		}, false);
+	}
+
+	/** The answers of {@code handler} to the channel's data, each datum read by its reader and released as it arrives. */
+	private <T> Flux<Outbound> answer(ChannelHandler<T> handler, Flux<Payload> data) {
+		return Flux.from(handler.answer(Parts.join(data, handler.reader(), maxPayloadSize))).map(Outbound::of);
 	}
 
 	@Override

@@ -18,6 +18,7 @@ import reactor.test.StepVerifier;
 
 import io.fiberjvm.FiberException;
 import io.fiberjvm.transport.Connection;
+import io.fiberjvm.transport.InboundReader;
 import io.fiberjvm.transport.Outbound;
 import io.fiberjvm.transport.Routes;
 import io.fiberjvm.transport.TransportSettings;
@@ -92,7 +93,7 @@ class PartsTest {
 		List<Payload> parts = Parts.out(Flux.just(big).map(Outbound::of), "r", 64 << 20).collectList().block(WAIT);
 		assertThat(parts).hasSize(2);
 		Payload whole = ByteBufPayload.create(Unpooled.wrappedBuffer(new byte[] {1}));
-		StepVerifier.create(Parts.join(Flux.just(parts.get(0), whole), 64 << 20))
+		StepVerifier.create(Parts.join(Flux.just(parts.get(0), whole), InboundReader.bytes(), 64 << 20))
 				.expectErrorSatisfies(e -> assertThat(e).isInstanceOf(FiberException.class)
 						.hasMessageContaining("a whole payload arrived after " + Parts.PART + " of " + big.length))
 				.verify(WAIT);
@@ -101,14 +102,14 @@ class PartsTest {
 		parts.get(1).release();
 
 		List<Payload> again = Parts.out(Flux.just(big).map(Outbound::of), "r", 64 << 20).collectList().block(WAIT);
-		StepVerifier.create(Parts.join(Flux.just(again.get(1)), 64 << 20))
+		StepVerifier.create(Parts.join(Flux.just(again.get(1)), InboundReader.bytes(), 64 << 20))
 				.expectErrorSatisfies(e -> assertThat(e).hasMessageContaining("a first part at " + Parts.PART))
 				.verify(WAIT);
 		assertThat(again.get(1).refCnt()).isZero();
 		again.get(0).release();
 
 		List<Payload> tooLarge = Parts.out(Flux.just(big).map(Outbound::of), "r", 64 << 20).collectList().block(WAIT);
-		StepVerifier.create(Parts.join(Flux.fromIterable(tooLarge), Parts.PART + 1))
+		StepVerifier.create(Parts.join(Flux.fromIterable(tooLarge), InboundReader.bytes(), Parts.PART + 1))
 				.expectErrorSatisfies(e -> assertThat(e).hasMessageContaining("(limit " + (Parts.PART + 1) + ")"))
 				.verify(WAIT);
 		tooLarge.stream().filter(p -> p.refCnt() > 0).forEach(Payload::release);
@@ -122,7 +123,7 @@ class PartsTest {
 		byte[] small = data(100, 7);
 		List<Long> asked = new CopyOnWriteArrayList<>();
 		Flux<Payload> payloads = Parts.out(Flux.just(big, small).map(Outbound::of), "r", 64 << 20).doOnRequest(asked::add);
-		StepVerifier.create(Parts.join(payloads, 64 << 20).map(Parts.Inbound::data), 1)
+		StepVerifier.create(Parts.join(payloads, InboundReader.bytes(), 64 << 20), 1)
 				.assertNext(data -> assertThat(data).isEqualTo(big))
 				.then(() -> assertThat(asked).containsExactly(1L, (long) Parts.WINDOW, 1L, 1L, 1L))
 				.thenRequest(1)
@@ -136,10 +137,10 @@ class PartsTest {
 		// What is asked for ahead counts on parts of PART bytes: smaller ones would leave the receiver waiting for
 		// parts nobody asked for, a larger one would let through a payload nobody asked for.
 		int total = Parts.PART * 2 + 1;
-		StepVerifier.create(Parts.join(Flux.just(part(Parts.PART / 2, 0, total)), 64 << 20), 1)
+		StepVerifier.create(Parts.join(Flux.just(part(Parts.PART / 2, 0, total)), InboundReader.bytes(), 64 << 20), 1)
 				.expectErrorSatisfies(e -> assertThat(e).hasMessageContaining("a part of " + Parts.PART / 2 + " bytes at 0 of " + total))
 				.verify(WAIT);
-		StepVerifier.create(Parts.join(Flux.just(part(Parts.PART, 0, total), part(Parts.PART + 1, Parts.PART, total)), 64 << 20), 1)
+		StepVerifier.create(Parts.join(Flux.just(part(Parts.PART, 0, total), part(Parts.PART + 1, Parts.PART, total)), InboundReader.bytes(), 64 << 20), 1)
 				.expectErrorSatisfies(e -> assertThat(e).hasMessageContaining("a part of " + (Parts.PART + 1) + " bytes at " + Parts.PART))
 				.verify(WAIT);
 	}
@@ -154,7 +155,7 @@ class PartsTest {
 	void partsThatStopShortFailAndCountsHoldNearTwoGibibytes() {
 		byte[] big = data(Parts.PART + 10, 5);
 		List<Payload> parts = Parts.out(Flux.just(big).map(Outbound::of), "r", 64 << 20).collectList().block(WAIT);
-		StepVerifier.create(Parts.join(Flux.just(parts.get(0)), 64 << 20))
+		StepVerifier.create(Parts.join(Flux.just(parts.get(0)), InboundReader.bytes(), 64 << 20))
 				.expectErrorSatisfies(e -> assertThat(e).hasMessageContaining("ended after " + Parts.PART + " of " + big.length))
 				.verify(WAIT);
 		parts.get(1).release();

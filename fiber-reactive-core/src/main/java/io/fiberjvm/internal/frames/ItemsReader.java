@@ -1,0 +1,148 @@
+package io.fiberjvm.internal.frames;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.transport.InboundAssembly;
+
+/**
+ * A frame of queue items read as its bytes arrive, each item copied straight into an array of its own: the frame is
+ * never copied whole, and an item kept in a queue holds its own bytes, not a whole batch's. It refuses what
+ * {@link ItemsFrame#decode} refuses, with the same words.
+ */
+final class ItemsReader implements InboundAssembly<List<ByteBuffer>> {
+
+	/** The header, then the count. */
+	private static final int HEAD = FrameHeaderCodec.SIZE + 4;
+
+	private final int size;
+	/** Bytes of the frame taken so far. */
+	private int taken;
+	/** The header and count, then each item's length, as their bytes come. */
+	private final ByteBuffer field = ByteBuffer.allocate(HEAD);
+	private int count = -1;
+	private @Nullable List<ByteBuffer> items;
+	private byte @Nullable [] item;
+	private int itemFilled;
+
+	ItemsReader(int size) {
+		this.size = size;
+		field.limit(HEAD);
+	}
+
+	@Override
+	public void take(ByteBuffer bytes) {
+		if (bytes.remaining() > size - taken) {
+			throw malformed("it gave more than its " + size + " bytes");
+		}
+		while (bytes.hasRemaining()) {
+			byte[] into = item;
+			if (into != null) {
+				int length = Math.min(into.length - itemFilled, bytes.remaining());
+				bytes.get(into, itemFilled, length);
+				itemFilled += length;
+				taken += length;
+				if (itemFilled == into.length) {
+					finishItem(into);
+				}
+				continue;
+			}
+			if (!field.hasRemaining()) {
+				throw malformed((size - taken) + " bytes left over after the " + FrameKind.ITEMS.description());
+			}
+			int length = Math.min(field.remaining(), bytes.remaining());
+			field.put(bytes.slice().limit(length));
+			bytes.position(bytes.position() + length);
+			taken += length;
+			if (!field.hasRemaining()) {
+				fieldRead();
+			}
+		}
+	}
+
+	/** The field being read is whole: the header and count, or an item's length. */
+	private void fieldRead() {
+		field.flip();
+		List<ByteBuffer> read = items;
+		if (read == null) {
+			checkHeader();
+			count = field.getInt();
+			// Each item takes at least its 4-byte length.
+			if (count < 0 || count > (size - HEAD) / 4) {
+				throw malformed("it claims " + count + " items in " + size + " bytes");
+			}
+			items = new ArrayList<>(count);
+			startField();
+			return;
+		}
+		int length = field.getInt();
+		if (length == -1) {
+			throw malformed("item " + read.size() + " is null");
+		}
+		if (length < 0 || length > size - taken) {
+			throw malformed("a length of " + length + " with " + (size - taken) + " bytes left");
+		}
+		item = new byte[length];
+		itemFilled = 0;
+		if (length == 0) {
+			finishItem(item);
+		}
+	}
+
+	private void finishItem(byte[] bytes) {
+		List<ByteBuffer> read = items;
+		if (read == null) {
+			throw new IllegalStateException("an item before the count");
+		}
+		read.add(ByteBuffer.wrap(bytes));
+		item = null;
+		startField();
+	}
+
+	/** Ready for the next item's length, if the frame has one. */
+	private void startField() {
+		field.clear().limit(4);
+		List<ByteBuffer> read = items;
+		if (read != null && read.size() == count) {
+			field.limit(0);
+		}
+	}
+
+	/** Checks the header, which the field holds from its start, as decoding a whole frame does. */
+	private void checkHeader() {
+		FrameHeaderCodec.checkLength(size);
+		FrameHeaderCodec.check(field.get(0), size, FrameKind.ITEMS);
+		int flags = field.get(1) & 0xff;
+		if (flags != 0) {
+			throw malformed("flags " + Integer.toBinaryString(flags) + " it does not know");
+		}
+		field.position(FrameHeaderCodec.SIZE);
+	}
+
+	@Override
+	public List<ByteBuffer> end() {
+		List<ByteBuffer> read = items;
+		if (read == null) {
+			// All of a frame too short for its count was taken: its header is whole, or the frame has none.
+			field.flip();
+			checkHeader();
+			throw malformed("it is cut short inside a number");
+		}
+		if (read.size() < count) {
+			// An item's length, cut short; a cut item's bytes were refused when its length came.
+			throw malformed("it is cut short inside a number");
+		}
+		if (taken < size) {
+			throw malformed((size - taken) + " bytes left over after the " + FrameKind.ITEMS.description());
+		}
+		return read;
+	}
+
+	private CodecException malformed(String detail) {
+		return new CodecException("malformed " + FrameKind.ITEMS.description() + " of " + size + " bytes: " + detail);
+	}
+}
