@@ -205,6 +205,44 @@ public interface TransportContract {
 	}
 
 	@Test
+	default void channelReadersOnBothSidesGetEachDatumsBytesInOrder() {
+		// A reader that sums what it is given, checking each run is read-only and its datum's size is kept.
+		InboundReader<Long> sums = size -> new InboundAssembly<>() {
+			private long sum;
+			private int taken;
+
+			@Override
+			public void take(java.nio.ByteBuffer bytes) {
+				assertThat(bytes.isReadOnly()).isTrue();
+				while (bytes.hasRemaining()) {
+					sum = sum * 31 + bytes.get();
+					taken++;
+				}
+			}
+
+			@Override
+			public Long end() {
+				assertThat(taken).isEqualTo(size);
+				return sum;
+			}
+		};
+		byte[] big = new byte[settings().maxPayloadSize() / 2];
+		new java.util.Random(11).nextBytes(big);
+		byte[] small = {1, 2, 3};
+		Routes routes = Routes.empty()
+				.withChannel("sums", sums, in -> in.map(sum -> Long.toString(sum).getBytes(StandardCharsets.UTF_8)))
+				.withChannel("echo", in -> in);
+		Connection c = connect(serve(routes), "client");
+		long bigSum = InboundReader.read(sums, big);
+		StepVerifier.create(c.requestChannel("sums", Flux.just(big, new byte[0], small).map(Outbound::of)).map(b -> new String(b, StandardCharsets.UTF_8)))
+				.expectNext(Long.toString(bigSum), "0", Long.toString(InboundReader.read(sums, small)))
+				.verifyComplete();
+		StepVerifier.create(c.requestChannel("echo", Flux.just(small, big).map(Outbound::of), sums))
+				.expectNext(InboundReader.read(sums, small), bigSum)
+				.verifyComplete();
+	}
+
+	@Test
 	default void payloadOverThePayloadLimitIsNotSentAndTheConnectionGoesOn() {
 		Connection c = connect(serve(echoRoutes()), "client");
 		StepVerifier.create(c.requestResponse("echo", new byte[settings().maxPayloadSize()]))
