@@ -9,8 +9,9 @@ import io.fiberjvm.transport.Outbound;
 
 /**
  * Queue items: one put, a producer's batch or a batch handed to a consumer. A count, then each item's
- * length and bytes. An item read from a frame is a view of the frame's bytes, not a copy, so a host keeps
- * the items a producer sent as they arrived and a consumer decodes each where it lies.
+ * length and bytes. A batch is read as the transport receives it ({@link #reader()}), each item copied into
+ * an array of its own; an item decoded from a whole frame ({@link #decode}, {@link #decodeOne}: a put) is a
+ * view of the frame's bytes, not a copy.
  */
 public final class ItemsFrame {
 

@@ -7,6 +7,7 @@ import io.netty.buffer.ByteBuf;
 import io.rsocket.Payload;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Subscriber;
+import reactor.core.Exceptions;
 import reactor.core.publisher.Operators;
 
 import io.fiberjvm.FiberException;
@@ -27,6 +28,9 @@ final class Joiner<T> extends PayloadOperator<Payload, T> {
 
 	private final InboundReader<T> reader;
 	private final int maxPayloadSize;
+
+	/** Set by the receiver; payloads already on their way are then released unread, and nothing more is signalled. */
+	private volatile boolean cancelled;
 
 	// Touched only by the upstream's signals, which come one at a time.
 	private boolean done;
@@ -53,38 +57,42 @@ final class Joiner<T> extends PayloadOperator<Payload, T> {
 
 	@Override
 	public void cancel() {
-		current = null;
+		cancelled = true;
 		source().cancel();
 	}
 
 	@Override
 	public void onNext(Payload payload) {
-		if (done) {
+		if (done || cancelled) {
+			current = null;
 			payload.release();
 			return;
 		}
-		T datum;
+		T datum = null;
+		Throwable failure = null;
 		try {
 			datum = isPart(payload) ? add(payload) : whole(payload);
 		}
 		catch (RuntimeException | Error e) {
-			// The reader's own failure, told as it is.
-			fail(e);
-			return;
+			Exceptions.throwIfJvmFatal(e);
+			// Broken parts, or the reader's own failure, told as it is.
+			failure = e;
 		}
 		finally {
 			payload.release();
 		}
-		if (datum != null) {
+		if (failure != null) {
+			fail(failure);
+		}
+		else if (datum != null) {
 			downstream.onNext(datum);
 		}
 	}
 
-	/** A datum that came in one payload; null once the channel failed. */
-	private @Nullable T whole(Payload payload) {
+	/** A datum that came in one payload. */
+	private T whole(Payload payload) {
 		if (current != null) {
-			fail(malformed("a whole payload arrived after " + filled + " of " + size + " bytes of parts"));
-			return null;
+			throw malformed("a whole payload arrived after " + filled + " of " + size + " bytes of parts");
 		}
 		ByteBuf data = payload.data();
 		InboundAssembly<T> assembly = reader.begin(data.readableBytes());
@@ -103,8 +111,7 @@ final class Joiner<T> extends PayloadOperator<Payload, T> {
 		boolean first = assembly == null;
 		if (assembly == null) {
 			if (offset != 0 || total <= Parts.PART || total > maxPayloadSize) {
-				fail(malformed("a first part at " + offset + " of " + total + " bytes (limit " + maxPayloadSize + ")"));
-				return null;
+				throw malformed("a first part at " + offset + " of " + total + " bytes (limit " + maxPayloadSize + ")");
 			}
 			size = (int) total;
 			filled = 0;
@@ -113,9 +120,8 @@ final class Joiner<T> extends PayloadOperator<Payload, T> {
 		}
 		// Every part but the last is exactly PART long: what is asked for ahead counts on it.
 		if (total != size || offset != filled || length != Math.min(Parts.PART, size - filled)) {
-			fail(malformed("a part of " + length + " bytes at " + offset + " of " + total + " where " + filled + " of "
-					+ size + " had come"));
-			return null;
+			throw malformed("a part of " + length + " bytes at " + offset + " of " + total + " where " + filled + " of "
+					+ size + " had come");
 		}
 		take(assembly, data);
 		filled += length;
@@ -154,6 +160,10 @@ final class Joiner<T> extends PayloadOperator<Payload, T> {
 
 	@Override
 	public void onError(Throwable failure) {
+		if (cancelled) {
+			// The receiver left: what ends the stream after that is nobody's concern.
+			return;
+		}
 		if (done) {
 			Operators.onErrorDropped(failure, currentContext());
 			return;
@@ -165,7 +175,7 @@ final class Joiner<T> extends PayloadOperator<Payload, T> {
 
 	@Override
 	public void onComplete() {
-		if (done) {
+		if (done || cancelled) {
 			return;
 		}
 		done = true;
@@ -180,13 +190,12 @@ final class Joiner<T> extends PayloadOperator<Payload, T> {
 	}
 
 	private void fail(Throwable failure) {
-		if (done) {
-			return;
-		}
 		done = true;
 		current = null;
 		source().cancel();
-		downstream.onError(failure);
+		if (!cancelled) {
+			downstream.onError(failure);
+		}
 	}
 
 	private static boolean isPart(Payload payload) {

@@ -54,20 +54,29 @@ final class RouterResponder implements RSocket {
 
 	@Override
 	public Flux<Payload> requestChannel(Publisher<Payload> payloads) {
-		return Flux.from(payloads).switchOnFirst((first, all) -> {
+		// The first frame names the route and carries no data: it is read and released before anything holds it, so
+		// what switchOnFirst keeps, and lets go of when the route's handler never reads the data, is its route.
+		return Flux.defer(() -> {
+			boolean[] routed = {false};
+			return Flux.from(payloads).<Object>map(payload -> {
+				if (routed[0]) {
+					return payload;
+				}
+				routed[0] = true;
+				try {
+					return Frames.route(payload);
+				}
+				finally {
+					payload.release();
+				}
+			});
+		}).switchOnFirst((first, all) -> {
 			if (!first.hasValue()) {
 				return all.then(Mono.empty());
 			}
-			// The first frame names the route and carries no data: it is read here and released at once.
-			Payload head = Objects.requireNonNull(first.get(), "a channel's first frame");
-			String route;
-			try {
-				route = Frames.route(head);
-			}
-			finally {
-				head.release();
-			}
-			return Parts.out(answer(router.channel(route), all.skip(1)), route, maxPayloadSize).onErrorMap(this::toWire);
+			String route = (String) Objects.requireNonNull(first.get(), "a channel's first frame");
+			return Parts.out(answer(router.channel(route), all.skip(1).cast(Payload.class)), route, maxPayloadSize)
+					.onErrorMap(this::toWire);
 		}, false);
 	}
 
