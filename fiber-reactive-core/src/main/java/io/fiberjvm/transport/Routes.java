@@ -155,7 +155,7 @@ public final class Routes implements Router {
 
 	@Override
 	public Flux<byte[]> requestChannel(String route, Publisher<byte[]> data) {
-		return Flux.defer(() -> channel(route).answerArrays(data));
+		return Flux.from(channel(route).answerArrays(data));
 	}
 
 	@Override

@@ -46,6 +46,18 @@ public final class FrameHeaderCodec {
 		check(frame[0], frame.length, expected);
 	}
 
+	/** Fails naming the frame when {@code flags} has one outside {@code known}, the flags its kind knows. */
+	static void checkFlags(int flags, int known, FrameKind kind, int size) {
+		if ((flags & ~known) != 0) {
+			throw malformed(kind, size, "flags " + Integer.toBinaryString(flags) + " it does not know");
+		}
+	}
+
+	/** The refusal of a malformed frame of {@code kind} and {@code size} bytes, saying what is wrong with it. */
+	static CodecException malformed(FrameKind kind, int size, String detail) {
+		return new CodecException("malformed " + kind.description() + " of " + size + " bytes: " + detail);
+	}
+
 	/** Fails unless {@code code}, at the start of a frame of {@code size} bytes, names {@code expected}, naming both. */
 	static void check(byte code, int size, FrameKind expected) {
 		FrameKind kind = kind(code, size);

@@ -36,9 +36,7 @@ final class FrameReader {
 	static FrameReader open(byte[] frame, FrameKind expected, int flags) {
 		FrameHeaderCodec.check(frame, expected);
 		FrameReader reader = new FrameReader(frame, expected);
-		if ((reader.flags() & ~flags) != 0) {
-			throw reader.malformed("flags " + Integer.toBinaryString(reader.flags()) + " it does not know");
-		}
+		FrameHeaderCodec.checkFlags(reader.flags(), flags, expected, frame.length);
 		return reader;
 	}
 
@@ -147,7 +145,7 @@ final class FrameReader {
 	}
 
 	CodecException malformed(String detail) {
-		return new CodecException("malformed " + kind.description() + " of " + frame.length + " bytes: " + detail);
+		return FrameHeaderCodec.malformed(kind, frame.length, detail);
 	}
 
 	private void need(int bytes, String what) {

@@ -3,6 +3,7 @@ package io.fiberjvm.internal.frames;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
@@ -31,7 +32,6 @@ final class ItemsReader implements InboundAssembly<List<ByteBuffer>> {
 
 	ItemsReader(int size) {
 		this.size = size;
-		field.limit(HEAD);
 	}
 
 	@Override
@@ -75,8 +75,9 @@ final class ItemsReader implements InboundAssembly<List<ByteBuffer>> {
 			if (count < 0 || count > (size - HEAD) / 4) {
 				throw malformed("it claims " + count + " items in " + size + " bytes");
 			}
-			items = new ArrayList<>(count);
-			startField();
+			List<ByteBuffer> counted = new ArrayList<>(count);
+			items = counted;
+			startField(counted);
 			return;
 		}
 		int length = field.getInt();
@@ -94,32 +95,22 @@ final class ItemsReader implements InboundAssembly<List<ByteBuffer>> {
 	}
 
 	private void finishItem(byte[] bytes) {
-		List<ByteBuffer> read = items;
-		if (read == null) {
-			throw new IllegalStateException("an item before the count");
-		}
+		List<ByteBuffer> read = Objects.requireNonNull(items, "items, once the count is read");
 		read.add(ByteBuffer.wrap(bytes));
 		item = null;
-		startField();
+		startField(read);
 	}
 
 	/** Ready for the next item's length, if the frame has one. */
-	private void startField() {
-		field.clear().limit(4);
-		List<ByteBuffer> read = items;
-		if (read != null && read.size() == count) {
-			field.limit(0);
-		}
+	private void startField(List<ByteBuffer> read) {
+		field.clear().limit(read.size() == count ? 0 : 4);
 	}
 
 	/** Checks the header, which the field holds from its start, as decoding a whole frame does. */
 	private void checkHeader() {
 		FrameHeaderCodec.checkLength(size);
 		FrameHeaderCodec.check(field.get(0), size, FrameKind.ITEMS);
-		int flags = field.get(1) & 0xff;
-		if (flags != 0) {
-			throw malformed("flags " + Integer.toBinaryString(flags) + " it does not know");
-		}
+		FrameHeaderCodec.checkFlags(field.get(1) & 0xff, 0, FrameKind.ITEMS, size);
 		field.position(FrameHeaderCodec.SIZE);
 	}
 
@@ -143,6 +134,6 @@ final class ItemsReader implements InboundAssembly<List<ByteBuffer>> {
 	}
 
 	private CodecException malformed(String detail) {
-		return new CodecException("malformed " + FrameKind.ITEMS.description() + " of " + size + " bytes: " + detail);
+		return FrameHeaderCodec.malformed(FrameKind.ITEMS, size, detail);
 	}
 }

@@ -11,8 +11,8 @@ import io.fiberjvm.transport.Outbound;
 
 /**
  * Data of streams and channels larger than 4 MiB travels as parts, each a payload of its own, sent as the
- * receiver asks for them (the rest of a datum's parts asked for ahead, once the first is in) and put together in
- * one array as they arrive.
+ * receiver asks for them (the rest of a datum's parts asked for ahead, once the first is in) and read by the
+ * channel's reader as they arrive.
  *
  * <p>RSocket's own fragmentation would do it in one payload, but it queues every fragment at once (other streams
  * of the connection wait behind all of them) and the receiver keeps every fragment until the last arrives: a
