@@ -74,7 +74,8 @@ final class ManagerHost implements ProcessTarget {
 		Map<Long, Hosted> objects = new ConcurrentHashMap<>();
 		Map<String, Method> methods = new ConcurrentHashMap<>();
 		// The parent sends no call before this process's ready word, which goes up once the session is open.
-		ParentSession[] session = new ParentSession[1];
+		@SuppressWarnings("unchecked")
+		ParentSession<byte[]>[] session = new ParentSession[1];
 		Answers answers = new Answers(values, maxError, frame -> session[0].send(frame));
 		Duration timeout = runtime.config().get(ConfigKeys.START_TIMEOUT);
 		Map<Long, SequenceOut> streams = new ConcurrentHashMap<>();

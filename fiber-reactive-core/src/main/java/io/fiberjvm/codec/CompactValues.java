@@ -3,6 +3,8 @@ package io.fiberjvm.codec;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
+import org.jspecify.annotations.Nullable;
+
 import io.fiberjvm.internal.BulkCopy;
 
 /**
@@ -156,25 +158,41 @@ final class CompactValues {
 			case BYTES -> BulkCopy.copyOf(bytes, offset + 1, n, 0);
 			case DOUBLES -> {
 				double[] out = new double[multiple(n, 8, "doubles")];
-				BulkCopy.get(in, out);
+				BulkCopy.get(in, out, 0, out.length);
 				yield out;
 			}
 			case FLOATS -> {
 				float[] out = new float[multiple(n, 4, "floats")];
-				BulkCopy.get(in, out);
+				BulkCopy.get(in, out, 0, out.length);
 				yield out;
 			}
 			case INTS -> {
 				int[] out = new int[multiple(n, 4, "ints")];
-				BulkCopy.get(in, out);
+				BulkCopy.get(in, out, 0, out.length);
 				yield out;
 			}
 			case LONGS -> {
 				long[] out = new long[multiple(n, 8, "longs")];
-				BulkCopy.get(in, out);
+				BulkCopy.get(in, out, 0, out.length);
 				yield out;
 			}
 			default -> throw new IllegalArgumentException("unknown value tag " + bytes[offset]);
+		};
+	}
+
+	/**
+	 * The array whose compact form starts with {@code tag} and has {@code bytes} bytes after it, to be filled as they
+	 * arrive; null when it is no array of numbers or bytes, or when those bytes cannot make one ({@link #read} of
+	 * them says why).
+	 */
+	static @Nullable ArrivingArray arriving(byte tag, int bytes) {
+		return switch (tag) {
+			case BYTES -> bytes < 0 ? null : ArrivingArray.of(new byte[bytes]);
+			case DOUBLES -> bytes < 0 || bytes % 8 != 0 ? null : ArrivingArray.of(new double[bytes / 8]);
+			case FLOATS -> bytes < 0 || bytes % 4 != 0 ? null : ArrivingArray.of(new float[bytes / 4]);
+			case INTS -> bytes < 0 || bytes % 4 != 0 ? null : ArrivingArray.of(new int[bytes / 4]);
+			case LONGS -> bytes < 0 || bytes % 8 != 0 ? null : ArrivingArray.of(new long[bytes / 8]);
+			default -> null;
 		};
 	}
 

@@ -162,6 +162,15 @@ public final class ShippedValues implements Codec {
 		}
 	}
 
+	/**
+	 * The value whose bytes, as {@link #write} makes them, start with {@code first} and have {@code rest} more bytes,
+	 * read while those arrive, when it is an array of numbers or bytes: its runs go straight into the array. Null
+	 * for any other value, and for bytes that make no such array; their bytes are read whole, which says why.
+	 */
+	public @Nullable ArrivingArray arriving(byte first, int rest) {
+		return CompactValues.arriving(first, rest);
+	}
+
 	/** Reads what {@link #write} wrote. */
 	public @Nullable Object read(byte @Nullable [] bytes, Object what) {
 		return bytes == null ? null : read(bytes, 0, bytes.length, what);

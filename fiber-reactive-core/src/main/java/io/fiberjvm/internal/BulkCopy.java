@@ -80,25 +80,28 @@ public final class BulkCopy {
 		inPieces(values.length, PIECE / 8, (at, n) -> view.put(values, at, n));
 	}
 
-	/** {@code out.length} values from {@code src} at its position; its position does not move. The same for the others below. */
-	public static void get(ByteBuffer src, double[] out) {
+	/**
+	 * {@code count} values from {@code src} at its position into {@code out} from {@code offset}; its position does not
+	 * move. The same for the others below.
+	 */
+	public static void get(ByteBuffer src, double[] out, int offset, int count) {
 		var view = wire(src).asDoubleBuffer();
-		inPieces(out.length, PIECE / 8, (at, n) -> view.get(out, at, n));
+		inPieces(count, PIECE / 8, (at, n) -> view.get(out, offset + at, n));
 	}
 
-	public static void get(ByteBuffer src, float[] out) {
+	public static void get(ByteBuffer src, float[] out, int offset, int count) {
 		var view = wire(src).asFloatBuffer();
-		inPieces(out.length, PIECE / 4, (at, n) -> view.get(out, at, n));
+		inPieces(count, PIECE / 4, (at, n) -> view.get(out, offset + at, n));
 	}
 
-	public static void get(ByteBuffer src, int[] out) {
+	public static void get(ByteBuffer src, int[] out, int offset, int count) {
 		var view = wire(src).asIntBuffer();
-		inPieces(out.length, PIECE / 4, (at, n) -> view.get(out, at, n));
+		inPieces(count, PIECE / 4, (at, n) -> view.get(out, offset + at, n));
 	}
 
-	public static void get(ByteBuffer src, long[] out) {
+	public static void get(ByteBuffer src, long[] out, int offset, int count) {
 		var view = wire(src).asLongBuffer();
-		inPieces(out.length, PIECE / 8, (at, n) -> view.get(out, at, n));
+		inPieces(count, PIECE / 8, (at, n) -> view.get(out, offset + at, n));
 	}
 
 	/** {@code buffer} from its position in the order of arrays on the wire, without moving it. */

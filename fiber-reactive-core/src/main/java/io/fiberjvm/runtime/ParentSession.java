@@ -15,6 +15,7 @@ import reactor.core.publisher.Sinks;
 
 import io.fiberjvm.FiberException;
 import io.fiberjvm.transport.Connection;
+import io.fiberjvm.transport.InboundReader;
 import io.fiberjvm.transport.Outbound;
 
 /**
@@ -28,8 +29,14 @@ import io.fiberjvm.transport.Outbound;
  * Consumer)}). The parent ends the session: {@link #take} then returns null and {@link #await} returns. An
  * error from the parent, a lost connection or a handler's exception ends it too, and {@code take} and
  * {@code await} throw an exception naming the service and the cause.
+ *
+ * <p>Frames down are arrays, or what a reader the session opens with makes of their bytes where the transport
+ * received them ({@link #open(Connection, String, String, int, InboundReader)}); a reader that throws ends the
+ * session with what it threw.
+ *
+ * @param <T> what a frame down is read as
  */
-public final class ParentSession {
+public final class ParentSession<T> {
 
 	private static final Object END = new Object();
 
@@ -40,7 +47,7 @@ public final class ParentSession {
 	private final CountDownLatch ended = new CountDownLatch(1);
 	private volatile @Nullable Throwable failure;
 
-	private ParentSession(String service, long initialDemand, @Nullable Consumer<byte[]> handler) {
+	private ParentSession(String service, long initialDemand, @Nullable Consumer<T> handler) {
 		this.service = service;
 		this.inbox = handler == null ? new LinkedBlockingQueue<>() : null;
 		this.down = new Down(initialDemand, handler);
@@ -52,22 +59,29 @@ public final class ParentSession {
 	 *
 	 * @param service how errors name the service ({@code "the pool"})
 	 */
-	public static ParentSession open(Connection parent, String route, String service, int prefetch) {
+	public static ParentSession<byte[]> open(Connection parent, String route, String service, int prefetch) {
+		return open(parent, route, service, prefetch, InboundReader.bytes());
+	}
+
+	/** As {@link #open(Connection, String, String, int)}, with frames down read by {@code reader}. */
+	public static <T> ParentSession<T> open(Connection parent, String route, String service, int prefetch,
+			InboundReader<T> reader) {
 		if (prefetch < 0) {
 			throw new IllegalArgumentException("prefetch " + prefetch + " must not be negative");
 		}
-		return new ParentSession(Objects.requireNonNull(service, "service"), prefetch, null).start(parent, route);
+		return new ParentSession<T>(Objects.requireNonNull(service, "service"), prefetch, null)
+				.start(parent, route, reader);
 	}
 
 	/** A session whose frames down go to {@code handler}, on the connection's thread, in order, as fast as they come. */
-	public static ParentSession open(Connection parent, String route, String service, Consumer<byte[]> handler) {
-		return new ParentSession(Objects.requireNonNull(service, "service"), Long.MAX_VALUE,
-				Objects.requireNonNull(handler, "handler")).start(parent, route);
+	public static ParentSession<byte[]> open(Connection parent, String route, String service, Consumer<byte[]> handler) {
+		return new ParentSession<>(Objects.requireNonNull(service, "service"), Long.MAX_VALUE,
+				Objects.requireNonNull(handler, "handler")).start(parent, route, InboundReader.bytes());
 	}
 
-	private ParentSession start(Connection parent, String route) {
-		Objects.requireNonNull(parent, "parent").requestChannel(Objects.requireNonNull(route, "route"), up.asFlux().map(Outbound::of))
-				.subscribe(down);
+	private ParentSession<T> start(Connection parent, String route, InboundReader<T> reader) {
+		Objects.requireNonNull(parent, "parent").requestChannel(Objects.requireNonNull(route, "route"),
+				up.asFlux().map(Outbound::of), Objects.requireNonNull(reader, "reader")).subscribe(down);
 		return this;
 	}
 
@@ -88,7 +102,7 @@ public final class ParentSession {
 	 *
 	 * @throws FiberException when the session ended with an error
 	 */
-	public byte @Nullable [] take() {
+	public @Nullable T take() {
 		try {
 			return unwrap(inbox().take());
 		}
@@ -99,7 +113,7 @@ public final class ParentSession {
 	}
 
 	/** As {@link #take()}, waiting at most {@code timeout}, after which it fails saying so. */
-	public byte @Nullable [] take(Duration timeout) {
+	public @Nullable T take(Duration timeout) {
 		try {
 			Object next = inbox().poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
 			if (next == null) {
@@ -150,7 +164,8 @@ public final class ParentSession {
 		return inbox;
 	}
 
-	private byte @Nullable [] unwrap(Object next) {
+	@SuppressWarnings("unchecked")
+	private @Nullable T unwrap(Object next) {
 		if (next == END) {
 			inbox().add(END);
 			return null;
@@ -159,7 +174,7 @@ public final class ParentSession {
 			inbox().add(error);
 			throw ended(error);
 		}
-		return (byte[]) next;
+		return (T) next;
 	}
 
 	private FiberException ended(Throwable error) {
@@ -167,12 +182,12 @@ public final class ParentSession {
 	}
 
 	/** Frames down, into the inbox or to the handler. */
-	private final class Down extends BaseSubscriber<byte[]> {
+	private final class Down extends BaseSubscriber<T> {
 
 		private final long initialDemand;
-		private final @Nullable Consumer<byte[]> handler;
+		private final @Nullable Consumer<T> handler;
 
-		Down(long initialDemand, @Nullable Consumer<byte[]> handler) {
+		Down(long initialDemand, @Nullable Consumer<T> handler) {
 			this.initialDemand = initialDemand;
 			this.handler = handler;
 		}
@@ -185,7 +200,7 @@ public final class ParentSession {
 		}
 
 		@Override
-		protected void hookOnNext(byte[] frame) {
+		protected void hookOnNext(T frame) {
 			if (handler == null) {
 				inbox().add(frame);
 				return;

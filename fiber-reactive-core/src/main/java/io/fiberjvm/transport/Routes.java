@@ -100,9 +100,19 @@ public final class Routes implements Router {
 
 	/** Adds a request-channel handler for every route that starts with {@code prefix}, given the rest of the route. */
 	public Routes withChannels(String prefix, BiFunction<String, Flux<byte[]>, Publisher<byte[]>> handler) {
+		return withChannels(prefix, InboundReader.bytes(), handler);
+	}
+
+	/**
+	 * Adds a request-channel handler for every route that starts with {@code prefix}, given the rest of the route,
+	 * whose data the transport reads with {@code reader} as it arrives.
+	 */
+	public <T> Routes withChannels(String prefix, InboundReader<T> reader,
+			BiFunction<String, ? super Flux<T>, ? extends Publisher<byte[]>> handler) {
+		Objects.requireNonNull(reader, "reader");
 		Objects.requireNonNull(handler, "handler");
 		return new Routes(codec, responses, streams, channels, fires, responseFamilies, plus(channelFamilies, prefix,
-				rest -> ChannelHandler.of(InboundReader.bytes(), data -> handler.apply(rest, data))));
+				rest -> ChannelHandler.of(reader, data -> handler.apply(rest, data))));
 	}
 
 	/** Adds a typed request-response handler. */

@@ -69,7 +69,7 @@ class BulkCopyTest {
 		assertThat(buffer.duplicate().order(ByteOrder.LITTLE_ENDIAN).getDouble(1 + 8 * (doubles.length - 1)))
 				.isEqualTo(doubles[doubles.length - 1]);
 		double[] read = new double[doubles.length];
-		BulkCopy.get(buffer, read);
+		BulkCopy.get(buffer, read, 0, read.length);
 		assertThat(read).isEqualTo(doubles);
 
 		long[] longs = new long[LENGTH / 8];
@@ -89,9 +89,9 @@ class BulkCopyTest {
 		long[] longsBack = new long[longs.length];
 		int[] intsBack = new int[ints.length];
 		float[] floatsBack = new float[floats.length];
-		BulkCopy.get(l, longsBack);
-		BulkCopy.get(n, intsBack);
-		BulkCopy.get(f, floatsBack);
+		BulkCopy.get(l, longsBack, 0, longsBack.length);
+		BulkCopy.get(n, intsBack, 0, intsBack.length);
+		BulkCopy.get(f, floatsBack, 0, floatsBack.length);
 		assertThat(longsBack).isEqualTo(longs);
 		assertThat(intsBack).isEqualTo(ints);
 		assertThat(floatsBack).isEqualTo(floats);

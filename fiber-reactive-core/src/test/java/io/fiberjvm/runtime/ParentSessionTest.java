@@ -44,7 +44,7 @@ class ParentSessionTest {
 
 	@Test
 	void framesDownWaitInTheInboxAndOnlyAsManyAsAskedForAreRequested() {
-		ParentSession session = ParentSession.open(parent, ROUTE, "the test", 2);
+		ParentSession<byte[]> session = ParentSession.open(parent, ROUTE, "the test", 2);
 		await().atMost(WAIT).until(() -> requested.get() == 2);
 		down.tryEmitNext(bytes("a"));
 		down.tryEmitNext(bytes("b"));
@@ -66,7 +66,7 @@ class ParentSessionTest {
 
 	@Test
 	void anErrorFromTheParentFailsTakeNamingTheServiceAndTheCause() {
-		ParentSession session = ParentSession.open(parent, ROUTE, "the pool", 1);
+		ParentSession<byte[]> session = ParentSession.open(parent, ROUTE, "the pool", 1);
 		down.tryEmitError(new IllegalStateException("no such worker"));
 		assertThatThrownBy(session::take).isInstanceOf(FiberException.class)
 				.hasMessage("the pool's session ended with an error: no such worker");
@@ -75,7 +75,7 @@ class ParentSessionTest {
 
 	@Test
 	void aTakeThatWaitsTooLongSaysSo() {
-		ParentSession session = ParentSession.open(parent, ROUTE, "the ring", 1);
+		ParentSession<byte[]> session = ParentSession.open(parent, ROUTE, "the ring", 1);
 		assertThatThrownBy(() -> session.take(Duration.ofMillis(50))).isInstanceOf(FiberException.class)
 				.hasMessage("the ring did not answer within PT0.05S");
 	}
@@ -83,7 +83,7 @@ class ParentSessionTest {
 	@Test
 	void aHandlerGetsFramesAsTheyComeAndAwaitReturnsWhenTheParentEnds() {
 		List<String> handled = new CopyOnWriteArrayList<>();
-		ParentSession session = ParentSession.open(parent, ROUTE, "the manager", frame -> handled.add(text(frame)));
+		ParentSession<byte[]> session = ParentSession.open(parent, ROUTE, "the manager", frame -> handled.add(text(frame)));
 		for (int i = 0; i < 100; i++) {
 			down.tryEmitNext(bytes("call " + i));
 		}
@@ -96,7 +96,7 @@ class ParentSessionTest {
 
 	@Test
 	void aHandlerThatThrowsEndsTheSessionWithItsError() {
-		ParentSession session = ParentSession.open(parent, ROUTE, "the manager", frame -> {
+		ParentSession<byte[]> session = ParentSession.open(parent, ROUTE, "the manager", frame -> {
 			throw new IllegalArgumentException("malformed call");
 		});
 		down.tryEmitNext(bytes("?"));

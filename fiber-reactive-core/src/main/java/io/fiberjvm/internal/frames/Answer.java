@@ -5,18 +5,33 @@ import java.nio.charset.StandardCharsets;
 
 import org.jspecify.annotations.Nullable;
 
+import io.fiberjvm.codec.ShippedValues;
+
 /**
  * The answer to one task or call, as pools' result frames and managers' answers both carry it: a value, or an
- * encoded remote error. An answer read from a frame holds a view of the frame's bytes, not a copy.
+ * encoded remote error. An answer read from a frame holds a view of the frame's bytes, not a copy; or, when its
+ * frame was read as it arrived ({@link ResultsFrame#reader}), the value itself, which no answer sent holds.
  *
  * @param id the task attempt's or call's id
  * @param failed whether {@code value} is an error as {@link io.fiberjvm.RemoteException#encode} wrote it, in UTF-8
- * @param value the value's bytes ({@code null} for a null value), or the error
+ * @param value the value's bytes ({@code null} for a null value or one already read), or the error
+ * @param decoded the value already read, or null
  */
-public record Answer(long id, boolean failed, @Nullable ByteBuffer value) {
+public record Answer(long id, boolean failed, @Nullable ByteBuffer value, @Nullable Object decoded) {
 
 	/** The bytes of an answer in front of its value: its id, flag and length. */
 	static final int HEAD = 8 + 1 + 4;
+
+	public Answer {
+		if (decoded != null && (value != null || failed)) {
+			throw new IllegalArgumentException("an answer holds its value's bytes, an error or the value read, only one");
+		}
+	}
+
+	/** An answer carrying a value's bytes ({@code null} for a null value), or an error. */
+	public Answer(long id, boolean failed, @Nullable ByteBuffer value) {
+		this(id, failed, value, null);
+	}
 
 	/** An answer carrying a value's bytes ({@code null} for a null value). */
 	public static Answer of(long id, byte @Nullable [] value) {
@@ -33,6 +48,11 @@ public record Answer(long id, boolean failed, @Nullable ByteBuffer value) {
 		return value == null ? "" : StandardCharsets.UTF_8.decode(value.duplicate()).toString();
 	}
 
+	/** The value: the one already read, or what {@code values} reads from its bytes. */
+	public @Nullable Object result(ShippedValues values, Object what) {
+		return decoded != null ? decoded : values.read(value, what);
+	}
+
 	/** The bytes this answer takes in a frame. */
 	int size() {
 		return 8 + 1 + FrameWriter.sizeOf(value);
@@ -44,11 +64,17 @@ public record Answer(long id, boolean failed, @Nullable ByteBuffer value) {
 	}
 
 	void write(FrameWriter out) {
+		if (decoded != null) {
+			throw new IllegalStateException("an answer read as it arrived has no bytes to send on");
+		}
 		out.putLong(id).putByte(failed ? 1 : 0).putBytes(value);
 	}
 
 	/** Writes what comes before the value, for a frame {@link FrameWriter#inFront} of it. */
 	void writeHead(FrameWriter out) {
+		if (decoded != null) {
+			throw new IllegalStateException("an answer read as it arrived has no bytes to send on");
+		}
 		out.putLong(id).putByte(failed ? 1 : 0).putInt(valueBytes());
 	}
 

@@ -3,10 +3,12 @@ package io.fiberjvm.internal.frames;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 
 import io.fiberjvm.codec.ShippedValues;
+import io.fiberjvm.transport.InboundReader;
 
 /**
  * Tasks of one function, from a pool to one worker. The function's bytes travel only the first time the
@@ -21,16 +23,34 @@ import io.fiberjvm.codec.ShippedValues;
 public record ChunkFrame(long functionId, byte @Nullable [] function, List<String> allow, List<Task> tasks) {
 
 	/**
-	 * One task of a chunk. A task read from a frame holds a view of the frame's bytes, not a copy.
+	 * One task of a chunk. A task read from a frame holds a view of the frame's bytes, not a copy; or, when its
+	 * frame was read as it arrived ({@link #reader}), the argument itself, which no task sent holds.
 	 *
 	 * @param id the task attempt's id, which its answer carries
-	 * @param arg the argument's bytes, null for a null argument
+	 * @param arg the argument's bytes, null for a null argument or one already read
+	 * @param decoded the argument already read, or null
 	 */
-	public record Task(long id, @Nullable ByteBuffer arg) {
+	public record Task(long id, @Nullable ByteBuffer arg, @Nullable Object decoded) {
+
+		public Task {
+			if (arg != null && decoded != null) {
+				throw new IllegalArgumentException("a task holds its argument's bytes or the argument read, not both");
+			}
+		}
+
+		/** A task whose argument is {@code arg}'s bytes. */
+		public Task(long id, @Nullable ByteBuffer arg) {
+			this(id, arg, null);
+		}
 
 		/** A task whose argument is {@code arg}'s bytes. */
 		public static Task of(long id, byte @Nullable [] arg) {
 			return new Task(id, arg == null ? null : ByteBuffer.wrap(arg));
+		}
+
+		/** The argument: the one already read, or what {@code values} reads from its bytes. */
+		public @Nullable Object argument(ShippedValues values, Object what) {
+			return decoded != null ? decoded : values.read(arg, what);
 		}
 	}
 
@@ -47,6 +67,9 @@ public record ChunkFrame(long functionId, byte @Nullable [] function, List<Strin
 	}
 
 	public byte[] encode() {
+		if (tasks.stream().anyMatch(task -> task.decoded() != null)) {
+			throw new IllegalStateException("a chunk read as it arrived has no bytes to send on");
+		}
 		if (function == null && allow.isEmpty() && tasks.size() == 1) {
 			Task sole = tasks.get(0);
 			ByteBuffer arg = sole.arg();
@@ -70,6 +93,36 @@ public record ChunkFrame(long functionId, byte @Nullable [] function, List<Strin
 			out.putLong(task.id()).putBytes(task.arg());
 		}
 		return out.array();
+	}
+
+	/**
+	 * Reads chunks where the transport received them: a large argument alone in a chunk whose function the worker
+	 * holds, an array of numbers or bytes, goes straight into its array; any other chunk is {@link #decode}d.
+	 */
+	public static InboundReader<ChunkFrame> reader(ShippedValues values) {
+		return new SoleValueReader<>(values, new SoleValueReader.Layout<>() {
+			@Override
+			public int room() {
+				return ROOM;
+			}
+
+			@Override
+			public @Nullable Function<Object, ChunkFrame> sole(ByteBuffer head, int valueBytes) {
+				if (head.get() != FrameKind.CHUNK.code() || head.get() != 0) {
+					return null;
+				}
+				long functionId = head.getLong();
+				// No function, no patterns, one task.
+				if (head.getInt() != -1 || head.getInt() != 0 || head.getInt() != 1) {
+					return null;
+				}
+				long id = head.getLong();
+				if (head.getInt() != valueBytes) {
+					return null;
+				}
+				return arg -> new ChunkFrame(functionId, null, List.of(), List.of(new Task(id, null, arg)));
+			}
+		}, ChunkFrame::decode);
 	}
 
 	public static ChunkFrame decode(byte[] frame) {

@@ -1,11 +1,14 @@
 package io.fiberjvm.internal.frames;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 
 import io.fiberjvm.codec.ShippedValues;
+import io.fiberjvm.transport.InboundReader;
 
 /**
  * Answers to a chunk's tasks, or to part of them, from a worker to its pool. The last frame of a chunk
@@ -50,6 +53,38 @@ public record ResultsFrame(boolean lastOfChunk, long elapsedNanos, List<Answer> 
 			answer.write(out);
 		}
 		return out.array();
+	}
+
+	/**
+	 * Reads result frames where the transport received them: a large result alone in its frame, an array of numbers
+	 * or bytes, goes straight into its array; any other frame is {@link #decode}d.
+	 */
+	public static InboundReader<ResultsFrame> reader(ShippedValues values) {
+		return new SoleValueReader<>(values, new SoleValueReader.Layout<>() {
+			@Override
+			public int room() {
+				return ROOM;
+			}
+
+			@Override
+			public @Nullable Function<Object, ResultsFrame> sole(ByteBuffer head, int valueBytes) {
+				byte kind = head.get();
+				int flags = head.get();
+				if (kind != FrameKind.RESULTS.code() || (flags & ~LAST_OF_CHUNK) != 0) {
+					return null;
+				}
+				long elapsed = head.getLong();
+				if (head.getInt() != 1) {
+					return null;
+				}
+				long id = head.getLong();
+				// A value, not an error.
+				if (head.get() != 0 || head.getInt() != valueBytes) {
+					return null;
+				}
+				return value -> new ResultsFrame(flags == LAST_OF_CHUNK, elapsed, List.of(new Answer(id, false, null, value)));
+			}
+		}, ResultsFrame::decode);
 	}
 
 	public static ResultsFrame decode(byte[] frame) {

@@ -131,15 +131,7 @@ final class Dispatcher {
 		dispatch();
 	}
 
-	void results(WorkerSession session, byte[] frame) {
-		ResultsFrame results;
-		try {
-			results = ResultsFrame.decode(frame);
-		}
-		catch (RuntimeException malformed) {
-			lost(session, "it sent a malformed result frame (" + malformed.getMessage() + ")");
-			return;
-		}
+	void results(WorkerSession session, ResultsFrame results) {
 		List<Runnable> after = new ArrayList<>(results.answers().size() + 1);
 		synchronized (this) {
 			if (session.ended) {

@@ -17,7 +17,9 @@ import io.fiberjvm.FiberException;
 import io.fiberjvm.FiberProcess;
 import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.backend.RunStatus;
+import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.internal.LatencyFeed;
+import io.fiberjvm.internal.frames.ResultsFrame;
 import io.fiberjvm.pool.PoolClosedException;
 import io.fiberjvm.pool.PoolStats;
 import io.fiberjvm.runtime.RuntimeContext;
@@ -73,7 +75,7 @@ final class PoolCore {
 	void open() {
 		Disposable route;
 		try {
-			route = runtime.serve(prefix, Routes.empty().withChannels(prefix + "work/", this::attach)
+			route = runtime.serve(prefix, Routes.empty().withChannels(prefix + "work/", ResultsFrame.reader(runtime.values()), this::attach)
 					.withChannels(prefix + "streams/", this::stream));
 		}
 		catch (FiberException closing) {
@@ -95,7 +97,7 @@ final class PoolCore {
 	}
 
 	/** A worker's session arrives: if it is one of ours, it takes tasks now. */
-	private Flux<byte[]> attach(String worker, Publisher<byte[]> inbound) {
+	private Flux<byte[]> attach(String worker, Flux<ResultsFrame> inbound) {
 		return Flux.create(sink -> {
 			switch (fleet.admit(worker)) {
 				case UNKNOWN -> {
@@ -121,8 +123,15 @@ final class PoolCore {
 			}
 			sink.onRequest(n -> dispatcher.credit());
 			sink.onCancel(() -> fleet.sessionEnded(session, "its session was cancelled", true));
-			Flux.from(inbound).subscribe(frame -> dispatcher.results(session, frame),
-					error -> fleet.sessionEnded(session, "its connection failed (" + error.getMessage() + ")", true),
+			inbound.subscribe(frame -> dispatcher.results(session, frame),
+					error -> {
+						if (error instanceof CodecException malformed) {
+							dispatcher.lost(session, "it sent a malformed result frame (" + malformed.getMessage() + ")");
+						}
+						else {
+							fleet.sessionEnded(session, "its connection failed (" + error.getMessage() + ")", true);
+						}
+					},
 					() -> fleet.sessionEnded(session, "it ended its session", false));
 			fleet.ensureWorkers();
 		}, FluxSink.OverflowStrategy.ERROR);

@@ -103,16 +103,17 @@ final class PoolWorker implements ProcessTarget {
 	private static void serve(Connection connection, String route, RuntimeContext runtime) {
 		LogKeys.identifyThread();
 		MDC.put(LogKeys.WORKER, workerName(route));
-		ParentSession session = ParentSession.open(connection, route, "the pool", HELD_CHUNKS);
+		ParentSession<ChunkFrame> session = ParentSession.open(connection, route, "the pool", HELD_CHUNKS,
+				ChunkFrame.reader(runtime.values()));
 		TaskCodec codec = new TaskCodec(runtime.values(), runtime.maxFrameSize());
 		String streams = route.substring(0, route.lastIndexOf("/work/")) + "/streams/" + workerName(route) + "/";
 		TaskRunner runner = new TaskRunner(codec, new TaskStreamer(codec,
 				(streamRoute, frames) -> connection.requestChannel(streamRoute, frames.map(Outbound::of)), streams), session::send,
 				runtime.maxFrameSize());
 		try {
-			byte[] frame;
-			while ((frame = session.take()) != null) {
-				runner.run(ChunkFrame.decode(frame));
+			ChunkFrame chunk;
+			while ((chunk = session.take()) != null) {
+				runner.run(chunk);
 				session.request(1);
 			}
 		}

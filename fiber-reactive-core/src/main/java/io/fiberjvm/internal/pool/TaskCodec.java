@@ -121,7 +121,7 @@ final class TaskCodec {
 			LargeDecoding.run(answer.value(), () -> {
 				// A caller that cancelled while a large result waited to be decoded would discard it.
 				if (!task.cancelled) {
-					task.sink.success(values.read(answer.value(), "the result of " + task));
+					task.sink.success(answer.result(values, "the result of " + task));
 				}
 			}, task.sink::error);
 		}
@@ -139,8 +139,8 @@ final class TaskCodec {
 		return values.readFunction(bytes, allow, Function.class, "the pool's function");
 	}
 
-	@Nullable Object readArgument(@Nullable ByteBuffer bytes) {
-		return values.read(bytes, "the argument");
+	@Nullable Object readArgument(ChunkFrame.Task task) {
+		return task.argument(values, "the argument");
 	}
 
 	/**

@@ -85,7 +85,7 @@ final class TaskRunner {
 
 	private Answer runOne(Function<@Nullable Object, @Nullable Object> fn, ChunkFrame.Task task) {
 		try {
-			return codec.result(task.id(), fn.apply(codec.readArgument(task.arg())));
+			return codec.result(task.id(), fn.apply(codec.readArgument(task)));
 		}
 		catch (OutOfMemoryError | InternalError fatal) {
 			// The process is not to be trusted after these; the pool sees it die. A stack overflow is the task's own.

@@ -46,7 +46,7 @@ final class TaskStreamer {
 	Answer stream(StreamingFunction fn, ChunkFrame.Task task) {
 		Publisher<?> elements;
 		try {
-			elements = fn.apply(codec.readArgument(task.arg()));
+			elements = fn.apply(codec.readArgument(task));
 		}
 		catch (OutOfMemoryError | InternalError fatal) {
 			throw fatal;

@@ -81,7 +81,7 @@ final class RingMember implements ProcessTarget {
 		Duration timeout = runtime.config().get(ConfigKeys.START_TIMEOUT);
 		try {
 			Endpoint self = Objects.requireNonNull(runtime.address().block(timeout), "this member's address");
-			ParentSession session = ParentSession.open(Objects.requireNonNull(runtime.connectionTo(parent).block(timeout),
+			ParentSession<byte[]> session = ParentSession.open(Objects.requireNonNull(runtime.connectionTo(parent).block(timeout),
 					"a connection to the ring's parent"), prefix(ringId) + "session", "the ring", 1);
 			session.send(new JoinFrame(rank, self, rank == 0 ? freePort() : 0).encode());
 			byte[] answer = session.take(timeout.multipliedBy(2));

@@ -63,7 +63,7 @@ class DispatcherTest {
 		void answer(ChunkFrame chunk) {
 			List<Answer> answers = new ArrayList<>();
 			chunk.tasks().forEach(t -> answers.add(Answer.of(t.id(), new byte[0])));
-			dispatcher.results(session, new ResultsFrame(true, 1_000, answers).encode());
+			dispatcher.results(session, ResultsFrame.decode(new ResultsFrame(true, 1_000, answers).encode()));
 			request(1);
 		}
 	}
@@ -143,7 +143,7 @@ class DispatcherTest {
 			assertThat(e).hasMessageContaining("it was killed");
 		});
 		// A late answer from the lost worker is dropped: nothing is answered twice.
-		dispatcher.results(a.session, new ResultsFrame(true, 1, List.of(Answer.of(1, new byte[0]))).encode());
+		dispatcher.results(a.session, ResultsFrame.decode(new ResultsFrame(true, 1, List.of(Answer.of(1, new byte[0]))).encode()));
 		assertThat(errors).hasSize(1);
 		List<Object> results = new CopyOnWriteArrayList<>();
 		submit(tasks).subscribe(results::add);

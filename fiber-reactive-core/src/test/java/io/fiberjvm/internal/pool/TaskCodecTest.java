@@ -15,6 +15,7 @@ import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.internal.LargeDecoding;
 import io.fiberjvm.internal.frames.Answer;
+import io.fiberjvm.internal.frames.ChunkFrame;
 import io.fiberjvm.pool.TaskFailedException;
 import io.fiberjvm.pool.WorkerLostException;
 
@@ -37,7 +38,7 @@ class TaskCodecTest {
 		TaskName name = new TaskName("map", 3, shipped);
 		java.nio.ByteBuffer argument = pool.argument(7, name);
 
-		Object result = worker.readFunction(shipped.bytes, List.of(shipped.allow)).apply(worker.readArgument(argument));
+		Object result = worker.readFunction(shipped.bytes, List.of(shipped.allow)).apply(worker.readArgument(new ChunkFrame.Task(1, argument)));
 		Answer answer = worker.result(11, result);
 		assertThat(answer.id()).isEqualTo(11);
 		StepVerifier.create(complete(shipped, name, new Dispatcher.Outcome("w1", answer, null))).expectNext(49).verifyComplete();

@@ -1,76 +1,147 @@
 package io.fiberjvm.transport.rsocket;
 
+import java.nio.channels.ClosedChannelException;
+import java.util.ArrayDeque;
+
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.CompositeByteBuf;
-import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.util.ReferenceCountUtil;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Copies an outbound frame that has a part on the heap into pooled direct pieces of 64 KiB, part by part, before
- * the socket channel sees it. Left to itself, the channel copies such a frame into one new direct buffer of its
- * size by way of a merged heap copy: a fragment of a large payload (960 KiB, the header direct and the data an
- * array) was zeroed and copied twice, into memory the pool does not keep at that size. The pieces are written
- * together with one gathering write and return to the pool once the frame is written.
+ * Copies an outbound frame that has a part on the heap into pooled direct pieces of 64 KiB as the socket takes them,
+ * before the socket channel sees it. Left to itself, the channel copies such a frame into one new direct buffer of its
+ * size by way of a merged heap copy. Here a piece is made only while the channel is writable, so a large frame holds
+ * a few pieces at a time, which the pool hands out again still warm, where copying all of it at once took that much
+ * memory new from the system (zeroed, and faulted in page by page) for every large value. Whatever is written behind
+ * such a frame waits its turn, in order; anything else passes straight through. The frame is released once its last
+ * piece is written out, which tells its stream it was written and may send the next.
+ *
+ * <p>One per connection; used on its event loop only.
  */
-@ChannelHandler.Sharable
-final class DirectWrites extends ChannelOutboundHandlerAdapter {
-
-	static final DirectWrites INSTANCE = new DirectWrites();
+final class DirectWrites extends ChannelDuplexHandler {
 
 	static final int PIECE = 64 * 1024;
 
-	private DirectWrites() {
+	/** Messages waiting behind the frame being copied, in the order they were written. */
+	private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
+	/** The frame being copied, and how many of its bytes are. */
+	private @Nullable Pending current;
+	private int copied;
+
+	private record Pending(Object message, ChannelPromise promise) {
 	}
 
 	@Override
 	public void write(ChannelHandlerContext context, Object message, ChannelPromise promise) {
-		if (message instanceof ByteBuf frame && needsCopy(frame)) {
-			ByteBuf direct;
+		if (current == null && waiting.isEmpty() && !needsCopy(message)) {
+			context.write(message, promise);
+			return;
+		}
+		waiting.add(new Pending(message, promise));
+		drain(context);
+	}
+
+	@Override
+	public void channelWritabilityChanged(ChannelHandlerContext context) {
+		if (context.channel().isWritable() && drain(context)) {
+			context.flush();
+		}
+		context.fireChannelWritabilityChanged();
+	}
+
+	@Override
+	public void channelInactive(ChannelHandlerContext context) {
+		discard(new ClosedChannelException());
+		context.fireChannelInactive();
+	}
+
+	@Override
+	public void handlerRemoved(ChannelHandlerContext context) {
+		discard(new ClosedChannelException());
+	}
+
+	/** Writes what waits, a piece at a time for a frame being copied, while the channel takes more; whether it wrote. */
+	private boolean drain(ChannelHandlerContext context) {
+		if (!context.channel().isActive()) {
+			discard(new ClosedChannelException());
+			return false;
+		}
+		boolean wrote = false;
+		while (context.channel().isWritable()) {
+			Pending frame = current;
+			if (frame == null) {
+				Pending next = waiting.poll();
+				if (next == null) {
+					break;
+				}
+				if (!needsCopy(next.message())) {
+					context.write(next.message(), next.promise());
+					wrote = true;
+					continue;
+				}
+				current = frame = next;
+				copied = 0;
+			}
+			writePiece(context, frame);
+			wrote = true;
+		}
+		return wrote;
+	}
+
+	private void writePiece(ChannelHandlerContext context, Pending pending) {
+		ByteBuf frame = (ByteBuf) pending.message();
+		int length = frame.readableBytes();
+		int size = Math.min(PIECE, length - copied);
+		ByteBuf piece;
+		try {
+			piece = context.alloc().directBuffer(size, size);
 			try {
-				direct = direct(context, frame);
+				frame.getBytes(frame.readerIndex() + copied, piece, 0, size);
+				piece.writerIndex(size);
 			}
 			catch (RuntimeException | Error e) {
-				ReferenceCountUtil.safeRelease(frame);
+				piece.release();
 				throw e;
 			}
-			// The last release of a large payload's data tells its stream it was written, which may send the next.
-			ReferenceCountUtil.safeRelease(frame);
-			context.write(direct, promise);
-		}
-		else {
-			context.write(message, promise);
-		}
-	}
-
-	private static boolean needsCopy(ByteBuf frame) {
-		return !frame.isDirect() && !frame.hasMemoryAddress() && frame.readableBytes() > 0;
-	}
-
-	private static ByteBuf direct(ChannelHandlerContext context, ByteBuf frame) {
-		int length = frame.readableBytes();
-		int pieces = (length + PIECE - 1) / PIECE;
-		CompositeByteBuf out = context.alloc().compositeDirectBuffer(pieces);
-		try {
-			for (int from = frame.readerIndex(), end = from + length; from < end; from += PIECE) {
-				int size = Math.min(PIECE, end - from);
-				ByteBuf piece = context.alloc().directBuffer(size, size);
-				try {
-					frame.getBytes(from, piece, 0, size);
-				}
-				catch (RuntimeException | Error e) {
-					piece.release();
-					throw e;
-				}
-				out.addComponent(true, piece.writerIndex(size));
-			}
-			return out;
 		}
 		catch (RuntimeException | Error e) {
-			out.release();
-			throw e;
+			current = null;
+			ReferenceCountUtil.safeRelease(frame);
+			pending.promise().tryFailure(e);
+			return;
 		}
+		copied += size;
+		if (copied < length) {
+			context.write(piece).addListener((ChannelFutureListener) written -> {
+				if (!written.isSuccess()) {
+					pending.promise().tryFailure(written.cause());
+				}
+			});
+			return;
+		}
+		current = null;
+		context.write(piece, pending.promise());
+		ReferenceCountUtil.safeRelease(frame);
+	}
+
+	private void discard(Throwable cause) {
+		Pending frame = current;
+		current = null;
+		if (frame != null) {
+			ReferenceCountUtil.safeRelease(frame.message());
+			frame.promise().tryFailure(cause);
+		}
+		for (Pending next; (next = waiting.poll()) != null; ) {
+			ReferenceCountUtil.safeRelease(next.message());
+			next.promise().tryFailure(cause);
+		}
+	}
+
+	private static boolean needsCopy(Object message) {
+		return message instanceof ByteBuf frame && !frame.isDirect() && !frame.hasMemoryAddress() && frame.readableBytes() > 0;
 	}
 }

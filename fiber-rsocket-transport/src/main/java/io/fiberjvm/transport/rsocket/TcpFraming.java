@@ -15,7 +15,8 @@ import reactor.netty.tcp.TcpServer;
  * RSocket over TCP as rsocket-transport-netty frames it, except that a frame that spans several socket reads is
  * kept as those reads, parts of one buffer, instead of being copied together: a fragment of a large payload
  * arrives in dozens of reads, and copying each into the frame is one more pass over every byte received. On the way
- * out, a frame with a part on the heap goes to the socket as pooled direct pieces ({@link DirectWrites}).
+ * out, a frame with a part on the heap goes to the socket as pooled direct pieces, made as the socket takes them
+ * ({@link DirectWrites}).
  */
 final class TcpFraming {
 
@@ -57,7 +58,7 @@ final class TcpFraming {
 	}
 
 	private static void handlers(Connection connection, int maxFrameLength) {
-		connection.addHandlerLast(decoder(maxFrameLength)).addHandlerLast("fiber.direct-writes", DirectWrites.INSTANCE);
+		connection.addHandlerLast(decoder(maxFrameLength)).addHandlerLast("fiber.direct-writes", new DirectWrites());
 	}
 
 	private static RSocketLengthCodec decoder(int maxFrameLength) {

@@ -1,5 +1,8 @@
 package io.fiberjvm.transport.rsocket;
 
+import java.nio.channels.ClosedChannelException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
@@ -8,6 +11,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.embedded.EmbeddedChannel;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,34 +25,106 @@ class DirectWritesTest {
 		return bytes;
 	}
 
-	@Test
-	void aFrameWithAHeapPartLeavesAsDirectPiecesWithTheSameBytesAndIsReleased() {
-		EmbeddedChannel channel = new EmbeddedChannel(DirectWrites.INSTANCE);
-		byte[] header = bytes(9);
-		byte[] data = bytes(DirectWrites.PIECE * 3 + 17);
-		CompositeByteBuf frame = Unpooled.compositeBuffer()
+	private static CompositeByteBuf frame(byte[] header, byte[] data) {
+		return Unpooled.compositeBuffer()
 				.addComponent(true, Unpooled.directBuffer(header.length).writeBytes(header))
 				.addComponent(true, Unpooled.wrappedBuffer(data));
+	}
+
+	/** Every message written out so far, in order. */
+	private static List<ByteBuf> written(EmbeddedChannel channel) {
+		List<ByteBuf> out = new ArrayList<>();
+		for (ByteBuf next; (next = channel.readOutbound()) != null; ) {
+			out.add(next);
+		}
+		return out;
+	}
+
+	private static byte[] joined(List<ByteBuf> pieces) {
+		ByteBuf all = Unpooled.wrappedBuffer(pieces.stream().map(ByteBuf::retainedDuplicate).toArray(ByteBuf[]::new));
+		try {
+			return ByteBufUtil.getBytes(all);
+		}
+		finally {
+			all.release();
+		}
+	}
+
+	@Test
+	void aFrameWithAHeapPartLeavesAsDirectPiecesWithTheSameBytesAndIsReleased() {
+		EmbeddedChannel channel = new EmbeddedChannel(new DirectWrites());
+		byte[] header = bytes(9);
+		byte[] data = bytes(DirectWrites.PIECE * 3 + 17);
+		CompositeByteBuf frame = frame(header, data);
 		channel.writeOutbound(frame);
-		ByteBuf written = channel.readOutbound();
+		List<ByteBuf> pieces = written(channel);
 		try {
 			assertThat(frame.refCnt()).isZero();
-			assertThat(written.isDirect()).isTrue();
-			assertThat(written.nioBufferCount()).isEqualTo(4);
+			assertThat(pieces).hasSize(4).allSatisfy(piece -> assertThat(piece.isDirect()).isTrue());
 			byte[] expected = new byte[header.length + data.length];
 			System.arraycopy(header, 0, expected, 0, header.length);
 			System.arraycopy(data, 0, expected, header.length, data.length);
-			assertThat(ByteBufUtil.getBytes(written)).isEqualTo(expected);
+			assertThat(joined(pieces)).isEqualTo(expected);
 		}
 		finally {
-			written.release();
+			pieces.forEach(ByteBuf::release);
 			channel.finishAndReleaseAll();
 		}
 	}
 
 	@Test
+	void piecesAreMadeOnlyWhileTheChannelTakesMoreAndWhatFollowsWaitsItsTurn() {
+		EmbeddedChannel channel = new EmbeddedChannel(new DirectWrites());
+		channel.config().setWriteBufferWaterMark(new WriteBufferWaterMark(DirectWrites.PIECE / 2, DirectWrites.PIECE));
+		byte[] data = bytes(DirectWrites.PIECE * 8);
+		CompositeByteBuf frame = frame(new byte[] {1}, data);
+		ByteBuf behind = Unpooled.directBuffer(3).writeBytes(new byte[] {7, 8, 9});
+		ChannelFuture frameWritten = channel.write(frame);
+		ChannelFuture behindWritten = channel.write(behind);
+
+		assertThat(channel.isWritable()).as("two pieces are over the high water mark").isFalse();
+		assertThat(frame.refCnt()).as("the frame is still being copied").isOne();
+		assertThat(behindWritten.isDone()).isFalse();
+
+		channel.flush();
+		List<ByteBuf> out = written(channel);
+		try {
+			assertThat(frame.refCnt()).isZero();
+			assertThat(frameWritten.isSuccess()).isTrue();
+			assertThat(behindWritten.isSuccess()).isTrue();
+			assertThat(out).hasSize(10).last().isSameAs(behind);
+			byte[] expected = new byte[1 + data.length];
+			expected[0] = 1;
+			System.arraycopy(data, 0, expected, 1, data.length);
+			assertThat(joined(out.subList(0, 9))).isEqualTo(expected);
+		}
+		finally {
+			out.forEach(ByteBuf::release);
+			channel.finishAndReleaseAll();
+		}
+	}
+
+	@Test
+	void whatWaitsWhenTheChannelClosesIsReleasedAndItsWriteFails() {
+		EmbeddedChannel channel = new EmbeddedChannel(new DirectWrites());
+		channel.config().setWriteBufferWaterMark(new WriteBufferWaterMark(DirectWrites.PIECE / 2, DirectWrites.PIECE));
+		CompositeByteBuf frame = frame(new byte[] {1}, bytes(DirectWrites.PIECE * 8));
+		ByteBuf behind = Unpooled.directBuffer(3).writeBytes(new byte[] {7, 8, 9});
+		ChannelFuture frameWritten = channel.write(frame);
+		ChannelFuture behindWritten = channel.write(behind);
+
+		channel.close();
+
+		assertThat(frame.refCnt()).isZero();
+		assertThat(behind.refCnt()).isZero();
+		assertThat(frameWritten.cause()).isInstanceOf(ClosedChannelException.class);
+		assertThat(behindWritten.cause()).isInstanceOf(ClosedChannelException.class);
+		channel.finishAndReleaseAll();
+	}
+
+	@Test
 	void aDirectFrameAndAnEmptyOneGoAsTheyAre() {
-		EmbeddedChannel channel = new EmbeddedChannel(DirectWrites.INSTANCE);
+		EmbeddedChannel channel = new EmbeddedChannel(new DirectWrites());
 		ByteBuf direct = Unpooled.directBuffer(100).writeBytes(bytes(100));
 		ByteBuf empty = Unpooled.buffer(0);
 		channel.writeOutbound(direct, empty);

@@ -1,0 +1,143 @@
+package io.fiberjvm.internal.frames;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.function.IntUnaryOperator;
+
+import org.junit.jupiter.api.Test;
+
+import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.codec.ShippedValues;
+import io.fiberjvm.transport.InboundAssembly;
+import io.fiberjvm.transport.InboundReader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * A chunk or results frame read as its bytes arrive: a large sole array goes straight into its array, anything else
+ * is what decoding the whole frame makes, in runs cut anywhere.
+ */
+class SoleValueReaderTest {
+
+	private final ShippedValues values = new ShippedValues(List.of());
+	private final double[] weights = new Random(3).doubles(100_000).toArray();
+
+	private static <F> F readInRuns(InboundReader<F> reader, byte[] frame, IntUnaryOperator cuts) {
+		InboundAssembly<F> assembly = reader.begin(frame.length);
+		int at = 0;
+		for (int run = 0; at < frame.length; run++) {
+			int length = Math.min(frame.length - at, Math.max(1, cuts.applyAsInt(run)));
+			assembly.take(ByteBuffer.wrap(frame, at, length).slice().asReadOnlyBuffer());
+			at += length;
+		}
+		return assembly.end();
+	}
+
+	private static List<IntUnaryOperator> cuts() {
+		Random random = new Random(11);
+		List<IntUnaryOperator> cuts = new ArrayList<>(List.of(run -> 1, run -> 5, run -> 33, run -> 36, run -> 64 * 1024,
+				run -> Integer.MAX_VALUE));
+		for (int i = 0; i < 8; i++) {
+			cuts.add(run -> 1 + random.nextInt(70_000));
+		}
+		return cuts;
+	}
+
+	@Test
+	void aLargeArrayAloneInAChunkIsReadIntoItsArrayAsItArrives() {
+		byte[] frame = new ChunkFrame(9, null, List.of(), List.of(new ChunkFrame.Task(4,
+				ChunkFrame.argument(values, weights, "weights")))).encode();
+		for (IntUnaryOperator cut : cuts()) {
+			ChunkFrame chunk = readInRuns(ChunkFrame.reader(values), frame, cut);
+			assertThat(chunk.functionId()).isEqualTo(9);
+			assertThat(chunk.function()).isNull();
+			assertThat(chunk.allow()).isEmpty();
+			assertThat(chunk.tasks()).singleElement().satisfies(task -> {
+				assertThat(task.id()).isEqualTo(4);
+				assertThat(task.arg()).as("no bytes held").isNull();
+				assertThat(task.decoded()).isEqualTo(weights);
+				assertThat(task.argument(values, "the argument")).isEqualTo(weights);
+			});
+		}
+	}
+
+	@Test
+	void aLargeArrayAloneInAResultsFrameIsReadIntoItsArrayAsItArrives() {
+		for (boolean last : new boolean[] {true, false}) {
+			byte[] frame = new ResultsFrame(last, 77, List.of(ResultsFrame.answer(5, values, weights, "weights"))).encode();
+			for (IntUnaryOperator cut : cuts()) {
+				ResultsFrame results = readInRuns(ResultsFrame.reader(values), frame, cut);
+				assertThat(results.lastOfChunk()).isEqualTo(last);
+				assertThat(results.elapsedNanos()).isEqualTo(77);
+				assertThat(results.answers()).singleElement().satisfies(answer -> {
+					assertThat(answer.id()).isEqualTo(5);
+					assertThat(answer.failed()).isFalse();
+					assertThat(answer.value()).isNull();
+					assertThat(answer.result(values, "the result")).isEqualTo(weights);
+				});
+			}
+		}
+	}
+
+	@Test
+	void everyOtherFrameIsWhatDecodingItWholeMakes() {
+		byte[] big = new byte[200_000];
+		List<byte[]> chunks = List.of(
+				// Small.
+				new ChunkFrame(1, null, List.of(), List.of(ChunkFrame.Task.of(2, values.write(3.5, "x")))).encode(),
+				// Large, but the function travels with it.
+				new ChunkFrame(1, new byte[] {1, 2, 3}, List.of("a.b.*"), List.of(new ChunkFrame.Task(2,
+						ChunkFrame.argument(values, weights, "weights")))).encode(),
+				// Large, in two tasks.
+				new ChunkFrame(1, null, List.of(), List.of(ChunkFrame.Task.of(2, values.write(weights, "w")),
+						ChunkFrame.Task.of(3, values.write(weights, "w")))).encode(),
+				// Large, Java-serialized.
+				new ChunkFrame(1, null, List.of(), List.of(ChunkFrame.Task.of(2, values.write(
+						new ArrayList<>(List.of(big, big)), "a list")))).encode(),
+				// Large, a null argument behind a large function.
+				new ChunkFrame(1, big, List.of(), List.of(ChunkFrame.Task.of(2, null))).encode());
+		for (byte[] frame : chunks) {
+			for (IntUnaryOperator cut : cuts()) {
+				ChunkFrame read = readInRuns(ChunkFrame.reader(values), frame, cut);
+				assertThat(read.tasks()).allSatisfy(task -> assertThat(task.decoded()).isNull());
+				assertThat(read.encode()).as("what decoding it whole makes, written again").isEqualTo(frame);
+			}
+		}
+		List<byte[]> results = List.of(
+				new ResultsFrame(true, 1, List.of(Answer.of(2, values.write(7, "x")))).encode(),
+				new ResultsFrame(true, 1, List.of(Answer.failure(2, "x".repeat(100_000)))).encode(),
+				new ResultsFrame(true, 1, List.of(Answer.of(2, values.write(weights, "w")), Answer.of(3, null))).encode());
+		for (byte[] frame : results) {
+			for (IntUnaryOperator cut : cuts()) {
+				ResultsFrame read = readInRuns(ResultsFrame.reader(values), frame, cut);
+				assertThat(read.answers()).allSatisfy(answer -> assertThat(answer.decoded()).isNull());
+				assertThat(read.encode()).as("what decoding it whole makes, written again").isEqualTo(frame);
+			}
+		}
+	}
+
+	@Test
+	void aLargeFrameThatIsMalformedIsRefusedAsDecodingItWouldRefuseIt() {
+		byte[] frame = new ResultsFrame(true, 1, List.of(ResultsFrame.answer(5, values, weights, "weights"))).encode();
+		frame[0] = FrameKind.CHUNK.code();
+		assertThatThrownBy(() -> readInRuns(ChunkFrame.reader(values), frame, run -> 1000))
+				.isInstanceOf(CodecException.class).hasMessageContaining("malformed task chunk");
+		byte[] chunk = new ChunkFrame(9, null, List.of(), List.of(new ChunkFrame.Task(4,
+				ChunkFrame.argument(values, weights, "weights")))).encode();
+		assertThatThrownBy(() -> readInRuns(ResultsFrame.reader(values), chunk, run -> 1000))
+				.isInstanceOf(CodecException.class).hasMessageContaining("expected a ");
+	}
+
+	@Test
+	void aFrameReadAsItArrivedIsNotSentOn() {
+		ChunkFrame chunk = new ChunkFrame(1, null, List.of(), List.of(new ChunkFrame.Task(2, null, weights)));
+		assertThatThrownBy(chunk::encode).isInstanceOf(IllegalStateException.class).hasMessageContaining("no bytes to send on");
+		ResultsFrame results = new ResultsFrame(true, 1, List.of(new Answer(2, false, null, weights)));
+		assertThatThrownBy(results::encode).isInstanceOf(IllegalStateException.class).hasMessageContaining("no bytes to send on");
+		assertThatThrownBy(() -> new ChunkFrame.Task(2, ByteBuffer.allocate(1), weights)).isInstanceOf(IllegalArgumentException.class);
+		assertThatThrownBy(() -> new Answer(2, true, null, weights)).isInstanceOf(IllegalArgumentException.class);
+	}
+}
