@@ -275,7 +275,7 @@ final class ManagerSession implements AsyncManager {
 		}
 		// A result that cannot be read, or whose class cannot initialize here, fails its own call only.
 		LargeDecoding.run(answer.value(), () -> {
-			Object value = values.read(answer.value(), "the result of " + call.what());
+			Object value = answer.result(values, "the result of " + call.what());
 			if (value == null) {
 				call.result().tryEmitEmpty();
 			}

@@ -80,7 +80,7 @@ abstract class SharedObject implements Serializable {
 									+ " arrived as an error frame; errors travel as remote exceptions"));
 						}
 						return LargeDecoding.mono(answer.value(),
-								() -> values.read(answer.value(), "the result of " + operation + " on " + description));
+								() -> answer.result(values, "the result of " + operation + " on " + description));
 					});
 		});
 	}

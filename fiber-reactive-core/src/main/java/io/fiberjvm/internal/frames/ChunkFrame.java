@@ -100,29 +100,24 @@ public record ChunkFrame(long functionId, byte @Nullable [] function, List<Strin
 	 * holds, an array of numbers or bytes, goes straight into its array; any other chunk is {@link #decode}d.
 	 */
 	public static InboundReader<ChunkFrame> reader(ShippedValues values) {
-		return new SoleValueReader<>(values, new SoleValueReader.Layout<>() {
-			@Override
-			public int room() {
-				return ROOM;
-			}
+		return new SoleValueReader<>(values, ROOM, ChunkFrame::sole, ChunkFrame::decode);
+	}
 
-			@Override
-			public @Nullable Function<Object, ChunkFrame> sole(ByteBuffer head, int valueBytes) {
-				if (head.get() != FrameKind.CHUNK.code() || head.get() != 0) {
-					return null;
-				}
-				long functionId = head.getLong();
-				// No function, no patterns, one task.
-				if (head.getInt() != -1 || head.getInt() != 0 || head.getInt() != 1) {
-					return null;
-				}
-				long id = head.getLong();
-				if (head.getInt() != valueBytes) {
-					return null;
-				}
-				return arg -> new ChunkFrame(functionId, null, List.of(), List.of(new Task(id, null, arg)));
-			}
-		}, ChunkFrame::decode);
+	/** What makes a chunk of one task whose function the worker holds from its argument, if {@code head} is of one. */
+	private static @Nullable Function<Object, ChunkFrame> sole(ByteBuffer head, int valueBytes) {
+		if (head.get() != FrameKind.CHUNK.code() || head.get() != 0) {
+			return null;
+		}
+		long functionId = head.getLong();
+		// No function, no patterns, one task.
+		if (head.getInt() != -1 || head.getInt() != 0 || head.getInt() != 1) {
+			return null;
+		}
+		long id = head.getLong();
+		if (head.getInt() != valueBytes) {
+			return null;
+		}
+		return arg -> new ChunkFrame(functionId, null, List.of(), List.of(new Task(id, null, arg)));
 	}
 
 	public static ChunkFrame decode(byte[] frame) {

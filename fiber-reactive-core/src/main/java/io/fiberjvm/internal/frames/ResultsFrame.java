@@ -60,31 +60,26 @@ public record ResultsFrame(boolean lastOfChunk, long elapsedNanos, List<Answer> 
 	 * or bytes, goes straight into its array; any other frame is {@link #decode}d.
 	 */
 	public static InboundReader<ResultsFrame> reader(ShippedValues values) {
-		return new SoleValueReader<>(values, new SoleValueReader.Layout<>() {
-			@Override
-			public int room() {
-				return ROOM;
-			}
+		return new SoleValueReader<>(values, ROOM, ResultsFrame::sole, ResultsFrame::decode);
+	}
 
-			@Override
-			public @Nullable Function<Object, ResultsFrame> sole(ByteBuffer head, int valueBytes) {
-				byte kind = head.get();
-				int flags = head.get();
-				if (kind != FrameKind.RESULTS.code() || (flags & ~LAST_OF_CHUNK) != 0) {
-					return null;
-				}
-				long elapsed = head.getLong();
-				if (head.getInt() != 1) {
-					return null;
-				}
-				long id = head.getLong();
-				// A value, not an error.
-				if (head.get() != 0 || head.getInt() != valueBytes) {
-					return null;
-				}
-				return value -> new ResultsFrame(flags == LAST_OF_CHUNK, elapsed, List.of(new Answer(id, false, null, value)));
-			}
-		}, ResultsFrame::decode);
+	/** What makes a results frame of one answer from its value, if {@code head} is of one. */
+	private static @Nullable Function<Object, ResultsFrame> sole(ByteBuffer head, int valueBytes) {
+		byte kind = head.get();
+		int flags = head.get();
+		if (kind != FrameKind.RESULTS.code() || (flags & ~LAST_OF_CHUNK) != 0) {
+			return null;
+		}
+		long elapsed = head.getLong();
+		if (head.getInt() != 1) {
+			return null;
+		}
+		long id = head.getLong();
+		// A value, not an error.
+		if (head.get() != 0 || head.getInt() != valueBytes) {
+			return null;
+		}
+		return value -> new ResultsFrame(flags == LAST_OF_CHUNK, elapsed, List.of(new Answer(id, false, null, value)));
 	}
 
 	public static ResultsFrame decode(byte[] frame) {

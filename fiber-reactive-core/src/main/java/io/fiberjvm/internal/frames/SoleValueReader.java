@@ -24,32 +24,33 @@ final class SoleValueReader<F> implements InboundReader<F> {
 	/** Frames from this size on are read as they arrive: the size from which values are written with room. */
 	static final int LARGE = ShippedValues.ROOMY;
 
-	/** The head in front of a frame's sole value, and the frame the two make. */
-	interface Layout<F> {
-
-		/** The bytes of the head. */
-		int room();
+	/** What a head in front of a frame's sole value says. */
+	@FunctionalInterface
+	interface Head<F> {
 
 		/**
-		 * What makes the frame from its value, when {@code head} (the frame's first {@link #room} bytes, big-endian)
+		 * What makes the frame from its value, when {@code head} (the frame's first bytes up to the value, big-endian)
 		 * is the head of a frame whose sole value is its last {@code valueBytes} bytes; null when it says otherwise.
 		 */
 		@Nullable Function<Object, F> sole(ByteBuffer head, int valueBytes);
 	}
 
 	private final ShippedValues values;
-	private final Layout<F> layout;
+	/** The bytes of a head. */
+	private final int room;
+	private final Head<F> head;
 	private final Function<byte[], F> decode;
 
-	SoleValueReader(ShippedValues values, Layout<F> layout, Function<byte[], F> decode) {
+	SoleValueReader(ShippedValues values, int room, Head<F> head, Function<byte[], F> decode) {
 		this.values = Objects.requireNonNull(values, "values");
-		this.layout = layout;
+		this.room = room;
+		this.head = head;
 		this.decode = decode;
 	}
 
 	@Override
 	public InboundAssembly<F> begin(int size) {
-		if (size < Math.max(LARGE, layout.room() + 1)) {
+		if (size < Math.max(LARGE, room + 1)) {
 			InboundAssembly<byte[]> whole = InboundReader.bytes().begin(size);
 			return new InboundAssembly<>() {
 				@Override
@@ -71,15 +72,15 @@ final class SoleValueReader<F> implements InboundReader<F> {
 
 		private final int size;
 		/** The head and the value's first byte, which says what the value is. */
-		private final byte[] head;
-		private int headFilled;
+		private final byte[] first;
+		private int firstFilled;
 		private @Nullable ArrivingArray value;
 		private @Nullable Function<Object, F> frame;
 		private @Nullable InboundAssembly<byte[]> whole;
 
 		Arriving(int size) {
 			this.size = size;
-			this.head = new byte[layout.room() + 1];
+			this.first = new byte[room + 1];
 		}
 
 		@Override
@@ -93,17 +94,17 @@ final class SoleValueReader<F> implements InboundReader<F> {
 				return;
 			}
 			ByteBuffer in = bytes.duplicate();
-			int n = Math.min(head.length - headFilled, in.remaining());
-			in.get(head, headFilled, n);
-			headFilled += n;
-			if (headFilled < head.length) {
+			int n = Math.min(first.length - firstFilled, in.remaining());
+			in.get(first, firstFilled, n);
+			firstFilled += n;
+			if (firstFilled < first.length) {
 				return;
 			}
-			frame = layout.sole(ByteBuffer.wrap(head, 0, layout.room()), size - layout.room());
-			value = frame == null ? null : values.arriving(head[layout.room()], size - head.length);
+			frame = head.sole(ByteBuffer.wrap(first, 0, room), size - room);
+			value = frame == null ? null : values.arriving(first[room], size - first.length);
 			if (value == null) {
 				whole = InboundReader.bytes().begin(size);
-				whole.take(ByteBuffer.wrap(head));
+				whole.take(ByteBuffer.wrap(first));
 			}
 			if (in.hasRemaining()) {
 				take(in);
@@ -116,7 +117,7 @@ final class SoleValueReader<F> implements InboundReader<F> {
 				return decode.apply(whole.end());
 			}
 			if (value == null || frame == null) {
-				throw new IllegalStateException("a frame of " + size + " bytes ended after " + headFilled);
+				throw new IllegalStateException("a frame of " + size + " bytes ended after " + firstFilled);
 			}
 			return frame.apply(value.end());
 		}

@@ -27,16 +27,8 @@ class ItemsReaderTest {
 		return ByteBuffer.wrap(bytes);
 	}
 
-	/** {@code frame} given to a reader in runs of the sizes {@code cuts} yields, as a transport gives them. */
 	private static List<ByteBuffer> readInRuns(byte[] frame, java.util.function.IntUnaryOperator cuts) {
-		InboundAssembly<List<ByteBuffer>> assembly = ItemsFrame.reader().begin(frame.length);
-		int at = 0;
-		for (int run = 0; at < frame.length; run++) {
-			int length = Math.min(frame.length - at, Math.max(1, cuts.applyAsInt(run)));
-			assembly.take(ByteBuffer.wrap(frame, at, length).slice().asReadOnlyBuffer());
-			at += length;
-		}
-		return assembly.end();
+		return InRuns.read(ItemsFrame.reader(), frame, cuts);
 	}
 
 	@Test

@@ -10,8 +10,6 @@ import org.junit.jupiter.api.Test;
 
 import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.codec.ShippedValues;
-import io.fiberjvm.transport.InboundAssembly;
-import io.fiberjvm.transport.InboundReader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -24,17 +22,6 @@ class SoleValueReaderTest {
 
 	private final ShippedValues values = new ShippedValues(List.of());
 	private final double[] weights = new Random(3).doubles(100_000).toArray();
-
-	private static <F> F readInRuns(InboundReader<F> reader, byte[] frame, IntUnaryOperator cuts) {
-		InboundAssembly<F> assembly = reader.begin(frame.length);
-		int at = 0;
-		for (int run = 0; at < frame.length; run++) {
-			int length = Math.min(frame.length - at, Math.max(1, cuts.applyAsInt(run)));
-			assembly.take(ByteBuffer.wrap(frame, at, length).slice().asReadOnlyBuffer());
-			at += length;
-		}
-		return assembly.end();
-	}
 
 	private static List<IntUnaryOperator> cuts() {
 		Random random = new Random(11);
@@ -51,7 +38,7 @@ class SoleValueReaderTest {
 		byte[] frame = new ChunkFrame(9, null, List.of(), List.of(new ChunkFrame.Task(4,
 				ChunkFrame.argument(values, weights, "weights")))).encode();
 		for (IntUnaryOperator cut : cuts()) {
-			ChunkFrame chunk = readInRuns(ChunkFrame.reader(values), frame, cut);
+			ChunkFrame chunk = InRuns.read(ChunkFrame.reader(values), frame, cut);
 			assertThat(chunk.functionId()).isEqualTo(9);
 			assertThat(chunk.function()).isNull();
 			assertThat(chunk.allow()).isEmpty();
@@ -69,7 +56,7 @@ class SoleValueReaderTest {
 		for (boolean last : new boolean[] {true, false}) {
 			byte[] frame = new ResultsFrame(last, 77, List.of(ResultsFrame.answer(5, values, weights, "weights"))).encode();
 			for (IntUnaryOperator cut : cuts()) {
-				ResultsFrame results = readInRuns(ResultsFrame.reader(values), frame, cut);
+				ResultsFrame results = InRuns.read(ResultsFrame.reader(values), frame, cut);
 				assertThat(results.lastOfChunk()).isEqualTo(last);
 				assertThat(results.elapsedNanos()).isEqualTo(77);
 				assertThat(results.answers()).singleElement().satisfies(answer -> {
@@ -101,7 +88,7 @@ class SoleValueReaderTest {
 				new ChunkFrame(1, big, List.of(), List.of(ChunkFrame.Task.of(2, null))).encode());
 		for (byte[] frame : chunks) {
 			for (IntUnaryOperator cut : cuts()) {
-				ChunkFrame read = readInRuns(ChunkFrame.reader(values), frame, cut);
+				ChunkFrame read = InRuns.read(ChunkFrame.reader(values), frame, cut);
 				assertThat(read.tasks()).allSatisfy(task -> assertThat(task.decoded()).isNull());
 				assertThat(read.encode()).as("what decoding it whole makes, written again").isEqualTo(frame);
 			}
@@ -112,7 +99,7 @@ class SoleValueReaderTest {
 				new ResultsFrame(true, 1, List.of(Answer.of(2, values.write(weights, "w")), Answer.of(3, null))).encode());
 		for (byte[] frame : results) {
 			for (IntUnaryOperator cut : cuts()) {
-				ResultsFrame read = readInRuns(ResultsFrame.reader(values), frame, cut);
+				ResultsFrame read = InRuns.read(ResultsFrame.reader(values), frame, cut);
 				assertThat(read.answers()).allSatisfy(answer -> assertThat(answer.decoded()).isNull());
 				assertThat(read.encode()).as("what decoding it whole makes, written again").isEqualTo(frame);
 			}
@@ -123,11 +110,11 @@ class SoleValueReaderTest {
 	void aLargeFrameThatIsMalformedIsRefusedAsDecodingItWouldRefuseIt() {
 		byte[] frame = new ResultsFrame(true, 1, List.of(ResultsFrame.answer(5, values, weights, "weights"))).encode();
 		frame[0] = FrameKind.CHUNK.code();
-		assertThatThrownBy(() -> readInRuns(ChunkFrame.reader(values), frame, run -> 1000))
+		assertThatThrownBy(() -> InRuns.read(ChunkFrame.reader(values), frame, run -> 1000))
 				.isInstanceOf(CodecException.class).hasMessageContaining("malformed task chunk");
 		byte[] chunk = new ChunkFrame(9, null, List.of(), List.of(new ChunkFrame.Task(4,
 				ChunkFrame.argument(values, weights, "weights")))).encode();
-		assertThatThrownBy(() -> readInRuns(ResultsFrame.reader(values), chunk, run -> 1000))
+		assertThatThrownBy(() -> InRuns.read(ResultsFrame.reader(values), chunk, run -> 1000))
 				.isInstanceOf(CodecException.class).hasMessageContaining("expected a ");
 	}
 

@@ -18,7 +18,9 @@ import org.jspecify.annotations.Nullable;
  * a few pieces at a time, which the pool hands out again still warm, where copying all of it at once took that much
  * memory new from the system (zeroed, and faulted in page by page) for every large value. Whatever is written behind
  * such a frame waits its turn, in order; anything else passes straight through. The frame is released once its last
- * piece is written out, which tells its stream it was written and may send the next.
+ * piece is handed on to the channel, which tells its stream it was written and may send the next; its write
+ * succeeds once every piece is written. A frame that cannot be finished once part of it went out closes the
+ * connection, since the peer would read whatever follows as the rest of it.
  *
  * <p>One per connection; used on its event loop only.
  */
@@ -59,9 +61,17 @@ final class DirectWrites extends ChannelDuplexHandler {
 		context.fireChannelInactive();
 	}
 
+	/** What has not started goes on as it is, in order; a frame cut off in the middle would leave the stream out of step. */
 	@Override
 	public void handlerRemoved(ChannelHandlerContext context) {
-		discard(new ClosedChannelException());
+		Pending frame = current;
+		if (frame != null) {
+			broken(context, frame, new ClosedChannelException());
+		}
+		for (Pending next; (next = waiting.poll()) != null; ) {
+			context.write(next.message(), next.promise());
+		}
+		context.flush();
 	}
 
 	/** Writes what waits, a piece at a time for a frame being copied, while the channel takes more; whether it wrote. */
@@ -109,23 +119,43 @@ final class DirectWrites extends ChannelDuplexHandler {
 			}
 		}
 		catch (RuntimeException | Error e) {
-			current = null;
-			ReferenceCountUtil.safeRelease(frame);
-			pending.promise().tryFailure(e);
+			if (copied == 0) {
+				// Nothing of it went out: the stream stays in step without it.
+				current = null;
+				ReferenceCountUtil.safeRelease(frame);
+				pending.promise().tryFailure(e);
+			}
+			else {
+				broken(context, pending, e);
+			}
 			return;
 		}
 		copied += size;
-		if (copied < length) {
-			context.write(piece).addListener((ChannelFutureListener) written -> {
-				if (!written.isSuccess()) {
-					pending.promise().tryFailure(written.cause());
-				}
-			});
-			return;
+		boolean last = copied == length;
+		if (last) {
+			current = null;
+			ReferenceCountUtil.safeRelease(frame);
 		}
+		context.write(piece).addListener((ChannelFutureListener) written -> {
+			if (!written.isSuccess()) {
+				pending.promise().tryFailure(written.cause());
+				written.channel().close();
+			}
+			else if (last) {
+				pending.promise().trySuccess();
+			}
+		});
+	}
+
+	/**
+	 * A frame part of which is out cannot be finished: the peer would read what follows as the rest of it, so the
+	 * connection closes, and the frame's write fails with {@code cause}.
+	 */
+	private void broken(ChannelHandlerContext context, Pending pending, Throwable cause) {
 		current = null;
-		context.write(piece, pending.promise());
-		ReferenceCountUtil.safeRelease(frame);
+		ReferenceCountUtil.safeRelease(pending.message());
+		pending.promise().tryFailure(cause);
+		context.close();
 	}
 
 	private void discard(Throwable cause) {

@@ -4,13 +4,17 @@ import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
+import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -119,6 +123,63 @@ class DirectWritesTest {
 		assertThat(behind.refCnt()).isZero();
 		assertThat(frameWritten.cause()).isInstanceOf(ClosedChannelException.class);
 		assertThat(behindWritten.cause()).isInstanceOf(ClosedChannelException.class);
+		channel.finishAndReleaseAll();
+	}
+
+	/** An allocator whose direct buffers fail from the {@code failing}-th on. */
+	private static ByteBufAllocator failingFrom(int failing) {
+		AtomicInteger made = new AtomicInteger();
+		return new AbstractByteBufAllocator(true) {
+			@Override
+			protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
+				return UnpooledByteBufAllocator.DEFAULT.heapBuffer(initialCapacity, maxCapacity);
+			}
+
+			@Override
+			protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
+				if (made.incrementAndGet() >= failing) {
+					throw new OutOfMemoryError("no direct memory left (test)");
+				}
+				return UnpooledByteBufAllocator.DEFAULT.directBuffer(initialCapacity, maxCapacity);
+			}
+
+			@Override
+			public boolean isDirectBufferPooled() {
+				return false;
+			}
+		};
+	}
+
+	@Test
+	void aFrameThatCannotBeFinishedOncePartOfItWentOutClosesTheConnection() {
+		EmbeddedChannel channel = new EmbeddedChannel(new DirectWrites());
+		channel.config().setAllocator(failingFrom(3));
+		CompositeByteBuf frame = frame(new byte[] {1}, bytes(DirectWrites.PIECE * 8));
+		ChannelFuture written = channel.writeAndFlush(frame);
+
+		assertThat(frame.refCnt()).isZero();
+		assertThat(written.cause()).isInstanceOf(OutOfMemoryError.class);
+		assertThat(channel.isOpen()).as("the peer would take what follows for the rest of the frame").isFalse();
+		written(channel).forEach(ByteBuf::release);
+		channel.finishAndReleaseAll();
+	}
+
+	@Test
+	void aFrameThatCannotStartIsDroppedAloneAndWhatFollowsGoesOn() {
+		EmbeddedChannel channel = new EmbeddedChannel(new DirectWrites());
+		channel.config().setAllocator(failingFrom(1));
+		CompositeByteBuf frame = frame(new byte[] {1}, bytes(DirectWrites.PIECE * 2));
+		ByteBuf next = Unpooled.directBuffer(3).writeBytes(new byte[] {7, 8, 9});
+		ChannelFuture frameWritten = channel.write(frame);
+		ChannelFuture nextWritten = channel.writeAndFlush(next);
+
+		assertThat(frame.refCnt()).isZero();
+		assertThat(frameWritten.cause()).isInstanceOf(OutOfMemoryError.class);
+		assertThat(nextWritten.isSuccess()).isTrue();
+		assertThat(channel.isOpen()).isTrue();
+		List<ByteBuf> out = written(channel);
+		assertThat(out).containsExactly(next);
+		out.forEach(ByteBuf::release);
 		channel.finishAndReleaseAll();
 	}
 
