@@ -134,7 +134,6 @@ final class DirectWrites extends ChannelDuplexHandler {
 		boolean last = copied == length;
 		if (last) {
 			current = null;
-			ReferenceCountUtil.safeRelease(frame);
 		}
 		context.write(piece).addListener((ChannelFutureListener) written -> {
 			if (!written.isSuccess()) {
@@ -145,6 +144,10 @@ final class DirectWrites extends ChannelDuplexHandler {
 				pending.promise().trySuccess();
 			}
 		});
+		if (last) {
+			// After its last piece: the release may send the stream's next frame at once, which must follow it.
+			ReferenceCountUtil.safeRelease(frame);
+		}
 	}
 
 	/**

@@ -15,6 +15,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.buffer.UnpooledHeapByteBuf;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -124,6 +125,34 @@ class DirectWritesTest {
 		assertThat(frameWritten.cause()).isInstanceOf(ClosedChannelException.class);
 		assertThat(behindWritten.cause()).isInstanceOf(ClosedChannelException.class);
 		channel.finishAndReleaseAll();
+	}
+
+	@Test
+	void aFrameWrittenWhenTheOneBeforeIsReleasedGoesOutAfterAllOfIt() {
+		EmbeddedChannel channel = new EmbeddedChannel(new DirectWrites());
+		byte[] first = bytes(DirectWrites.PIECE * 2 + 5);
+		byte[] second = bytes(DirectWrites.PIECE + 7);
+		// As a stream sends its next part once the transport lets go of the last one.
+		ByteBuf firstFrame = new UnpooledHeapByteBuf(UnpooledByteBufAllocator.DEFAULT, first, first.length) {
+			@Override
+			protected void deallocate() {
+				super.deallocate();
+				channel.write(Unpooled.wrappedBuffer(second));
+			}
+		}.writerIndex(first.length);
+		channel.writeAndFlush(firstFrame);
+		channel.flush();
+		List<ByteBuf> out = written(channel);
+		try {
+			byte[] expected = new byte[first.length + second.length];
+			System.arraycopy(first, 0, expected, 0, first.length);
+			System.arraycopy(second, 0, expected, first.length, second.length);
+			assertThat(joined(out)).isEqualTo(expected);
+		}
+		finally {
+			out.forEach(ByteBuf::release);
+			channel.finishAndReleaseAll();
+		}
 	}
 
 	/** An allocator whose direct buffers fail from the {@code failing}-th on. */
