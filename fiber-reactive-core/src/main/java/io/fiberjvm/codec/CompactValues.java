@@ -2,6 +2,7 @@ package io.fiberjvm.codec;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.function.IntFunction;
 
 import org.jspecify.annotations.Nullable;
 
@@ -80,42 +81,47 @@ final class CompactValues {
 	 * left free in front of them (zeros).
 	 */
 	static byte[] write(Object value, int room) {
+		return write(value, room, byte[]::new);
+	}
+
+	/** As {@link #write(Object, int)}, into an array of the size asked for from {@code arrays}, which fills all of it after the room. */
+	static byte[] write(Object value, int room, IntFunction<byte[]> arrays) {
 		if (value instanceof Integer i) {
-			return start(room, 5, INT).putInt(i).array();
+			return start(room, 5, INT, arrays).putInt(i).array();
 		}
 		if (value instanceof Long l) {
-			return start(room, 9, LONG).putLong(l).array();
+			return start(room, 9, LONG, arrays).putLong(l).array();
 		}
 		if (value instanceof Double d) {
-			return start(room, 9, DOUBLE).putDouble(d).array();
+			return start(room, 9, DOUBLE, arrays).putDouble(d).array();
 		}
 		if (value instanceof Boolean b) {
-			return start(room, 2, BOOLEAN).put((byte) (b ? 1 : 0)).array();
+			return start(room, 2, BOOLEAN, arrays).put((byte) (b ? 1 : 0)).array();
 		}
 		if (value instanceof String s) {
 			byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-			return tagged(room, STRING, utf8);
+			return tagged(room, STRING, utf8, arrays);
 		}
 		if (value instanceof byte[] bytes) {
-			return tagged(room, BYTES, bytes);
+			return tagged(room, BYTES, bytes, arrays);
 		}
 		if (value instanceof double[] doubles) {
-			ByteBuffer out = start(room, 1 + doubles.length * 8, DOUBLES);
+			ByteBuffer out = start(room, 1 + doubles.length * 8, DOUBLES, arrays);
 			BulkCopy.put(out, doubles);
 			return out.array();
 		}
 		if (value instanceof float[] floats) {
-			ByteBuffer out = start(room, 1 + floats.length * 4, FLOATS);
+			ByteBuffer out = start(room, 1 + floats.length * 4, FLOATS, arrays);
 			BulkCopy.put(out, floats);
 			return out.array();
 		}
 		if (value instanceof int[] ints) {
-			ByteBuffer out = start(room, 1 + ints.length * 4, INTS);
+			ByteBuffer out = start(room, 1 + ints.length * 4, INTS, arrays);
 			BulkCopy.put(out, ints);
 			return out.array();
 		}
 		if (value instanceof long[] longs) {
-			ByteBuffer out = start(room, 1 + longs.length * 8, LONGS);
+			ByteBuffer out = start(room, 1 + longs.length * 8, LONGS, arrays);
 			BulkCopy.put(out, longs);
 			return out.array();
 		}
@@ -123,12 +129,20 @@ final class CompactValues {
 	}
 
 	/** A buffer of {@code room} free bytes and {@code size} bytes of a value, positioned after its tag. */
-	private static ByteBuffer start(int room, int size, byte tag) {
-		return ByteBuffer.allocate(Math.addExact(room, size)).position(room).put(tag);
+	private static ByteBuffer start(int room, int size, byte tag, IntFunction<byte[]> arrays) {
+		return ByteBuffer.wrap(arrays.apply(Math.addExact(room, size))).position(room).put(tag);
 	}
 
-	private static byte[] tagged(int room, byte tag, byte[] bytes) {
-		byte[] out = BulkCopy.copyOf(bytes, 0, bytes.length, Math.addExact(room, 1));
+	private static byte[] tagged(int room, byte tag, byte[] bytes, IntFunction<byte[]> arrays) {
+		byte[] out;
+		if (bytes.length < EncodingArrays.LARGE) {
+			// Made and filled in one step, which spares zeroing it first.
+			out = BulkCopy.copyOf(bytes, 0, bytes.length, Math.addExact(room, 1));
+		}
+		else {
+			out = arrays.apply(Math.addExact(Math.addExact(room, 1), bytes.length));
+			BulkCopy.copy(bytes, 0, out, room + 1, bytes.length);
+		}
 		out[room] = tag;
 		return out;
 	}

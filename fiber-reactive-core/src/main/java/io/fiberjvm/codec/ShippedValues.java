@@ -43,6 +43,7 @@ public final class ShippedValues implements Codec {
 	private final long maxValueSize;
 	private final JavaSerialization values;
 	private final Map<List<String>, JavaSerialization> withSender = new ConcurrentHashMap<>();
+	private final EncodingArrays arrays = new EncodingArrays();
 
 	/** Reads and writes with the run's allow-list patterns beside the built-in ones; resolves nothing. */
 	public ShippedValues(List<String> localAllow) {
@@ -136,11 +137,22 @@ public final class ShippedValues implements Codec {
 			long size = CompactValues.sizeOf(value);
 			if (size >= ROOMY) {
 				checkSize(size, value, what);
-				return ByteBuffer.wrap(CompactValues.write(value, room)).position(room);
+				return ByteBuffer.wrap(CompactValues.write(value, room, arrays::take)).position(room);
 			}
 		}
 		byte[] bytes = write(value, what);
 		return bytes == null ? null : ByteBuffer.wrap(bytes);
+	}
+
+	/**
+	 * Takes back the array of a value {@link #writeAfter} wrote, once nothing reads it any more (its task answered,
+	 * its frame written), so that the next large value of its size is written into it instead of into a new array
+	 * the JVM zeroes first; any other buffer is ignored. The caller gives up the buffer with it.
+	 */
+	public void giveBack(@Nullable ByteBuffer encoded) {
+		if (encoded != null && encoded.hasArray()) {
+			arrays.giveBack(encoded.array());
+		}
 	}
 
 	/**

@@ -41,7 +41,7 @@ public final class ParentSession<T> {
 	private static final Object END = new Object();
 
 	private final String service;
-	private final Sinks.Many<byte[]> up = Sinks.many().unicast().onBackpressureBuffer();
+	private final Sinks.Many<Outbound> up = Sinks.many().unicast().onBackpressureBuffer();
 	private final Down down;
 	private final @Nullable BlockingQueue<Object> inbox;
 	private final CountDownLatch ended = new CountDownLatch(1);
@@ -81,12 +81,17 @@ public final class ParentSession<T> {
 
 	private ParentSession<T> start(Connection parent, String route, InboundReader<T> reader) {
 		Objects.requireNonNull(parent, "parent").requestChannel(Objects.requireNonNull(route, "route"),
-				up.asFlux().map(Outbound::of), Objects.requireNonNull(reader, "reader")).subscribe(down);
+				up.asFlux(), Objects.requireNonNull(reader, "reader")).subscribe(down);
 		return this;
 	}
 
 	/** Sends a frame up, after those sent before it; from any thread. A session that has ended drops it. */
 	public void send(byte[] frame) {
+		send(Outbound.of(frame));
+	}
+
+	/** As {@link #send(byte[])}, a frame that may say when the transport lets it go ({@link Outbound#released}). */
+	public void send(Outbound frame) {
 		synchronized (up) {
 			up.tryEmitNext(frame);
 		}

@@ -2,8 +2,11 @@ package io.fiberjvm.transport;
 
 import java.nio.ByteBuffer;
 
-/** An {@link Outbound} that is an array already: written from it, or sent as it is. */
-record ArrayOutbound(byte[] data) implements Outbound {
+/**
+ * An {@link Outbound} that is an array already: written from it, or sent as it is; {@code whenReleased} runs when the
+ * transport lets it go.
+ */
+record ArrayOutbound(byte[] data, Runnable whenReleased) implements Outbound {
 
 	@Override
 	public int size() {
@@ -18,5 +21,10 @@ record ArrayOutbound(byte[] data) implements Outbound {
 	@Override
 	public byte[] toArray() {
 		return data;
+	}
+
+	@Override
+	public void released() {
+		whenReleased.run();
 	}
 }

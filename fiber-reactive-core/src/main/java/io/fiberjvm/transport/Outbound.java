@@ -30,6 +30,17 @@ public interface Outbound {
 	 */
 	void writeTo(ByteBuffer target);
 
+	/**
+	 * Called by a transport that will not read this datum's bytes again, {@link #toArray()}'s array included: all
+	 * of them written to the peer, copied into memory of its own, or dropped with their channel. A transport that
+	 * keeps no such account, or one that hands the bytes to a receiver in this process, never calls it, nor does
+	 * one whose channel ended before the datum was all taken: a maker must not count on the call, only take it as
+	 * leave to reuse the bytes. Called at most once, on any thread. Does nothing unless the datum was made to do
+	 * something.
+	 */
+	default void released() {
+	}
+
 	/** The bytes as one array: the array itself for {@link #of(byte[])}, else a new one. */
 	default byte[] toArray() {
 		return write(this, ByteBuffer.allocate(size())).array();
@@ -56,7 +67,12 @@ public interface Outbound {
 
 	/** The bytes of {@code data}, which the transport may send from where they lie; they must not change. */
 	static Outbound of(byte[] data) {
-		return new ArrayOutbound(Objects.requireNonNull(data, "data"));
+		return of(data, () -> { });
+	}
+
+	/** As {@link #of(byte[])}, running {@code whenReleased} when the transport {@link #released releases} it. */
+	static Outbound of(byte[] data, Runnable whenReleased) {
+		return new ArrayOutbound(Objects.requireNonNull(data, "data"), Objects.requireNonNull(whenReleased, "whenReleased"));
 	}
 
 	/**

@@ -117,6 +117,10 @@ final class TaskCodec {
 				task.sink.error(new TaskFailedException(task.toString(), outcome.worker(), RemoteException.decode(answer.error())));
 				return;
 			}
+			if (task.attempt == 1 && task.stream == null) {
+				// Its only attempt is answered: the worker had all of the argument, so nothing reads its bytes again.
+				values.giveBack(task.arg);
+			}
 			// A result that cannot be read, or whose class cannot initialize here, fails its own caller only.
 			LargeDecoding.run(answer.value(), () -> {
 				// A caller that cancelled while a large result waited to be decoded would discard it.
@@ -149,6 +153,11 @@ final class TaskCodec {
 	 */
 	Answer result(long id, @Nullable Object result) {
 		return ResultsFrame.answer(id, values, result, "the result");
+	}
+
+	/** Takes back the array {@link #result} wrote a value into, once nothing reads it any more. */
+	void giveBack(@Nullable ByteBuffer value) {
+		values.giveBack(value);
 	}
 
 	/** The answer carrying {@code error}, cut to fit a frame. */

@@ -1,5 +1,6 @@
 package io.fiberjvm.internal.pool;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -10,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 import io.fiberjvm.internal.frames.Answer;
 import io.fiberjvm.internal.frames.ChunkFrame;
 import io.fiberjvm.internal.frames.ResultsFrame;
+import io.fiberjvm.transport.Outbound;
 
 /**
  * Runs a worker's chunks, one task after another (a streaming task's elements going up as it runs), and sends their answers in frames of about half a frame of
@@ -20,12 +22,12 @@ final class TaskRunner {
 
 	private final TaskCodec codec;
 	private final TaskStreamer streamer;
-	private final Consumer<byte[]> send;
+	private final Consumer<Outbound> send;
 	private final int frameBudget;
 	/** Each function, or the error that keeps it from this worker. */
 	private final FunctionCache<Object> functions = new FunctionCache<>();
 
-	TaskRunner(TaskCodec codec, TaskStreamer streamer, Consumer<byte[]> send, int maxFrameSize) {
+	TaskRunner(TaskCodec codec, TaskStreamer streamer, Consumer<Outbound> send, int maxFrameSize) {
 		this.codec = codec;
 		this.streamer = streamer;
 		this.send = send;
@@ -51,14 +53,30 @@ final class TaskRunner {
 			}
 			int size = answer.valueBytes() + 16;
 			if (!answers.isEmpty() && bytes + size > frameBudget) {
-				send.accept(new ResultsFrame(false, 0, answers).encode());
+				send(new ResultsFrame(false, 0, answers));
 				answers = new ArrayList<>();
 				bytes = 0;
 			}
 			answers.add(answer);
 			bytes += size;
 		}
-		send.accept(new ResultsFrame(true, System.nanoTime() - start, answers).encode());
+		send(new ResultsFrame(true, System.nanoTime() - start, answers));
+	}
+
+	/**
+	 * Sends {@code results}; the arrays of their values go back to the codec for the next results of their size once
+	 * nothing reads them: at once when the frame is a copy, else when the transport lets the frame go.
+	 */
+	private void send(ResultsFrame results) {
+		byte[] frame = results.encode();
+		List<Answer> answers = results.answers();
+		ByteBuffer sole = answers.size() == 1 ? answers.get(0).value() : null;
+		if (sole != null && sole.hasArray() && sole.array() == frame) {
+			send.accept(Outbound.of(frame, () -> codec.giveBack(sole)));
+			return;
+		}
+		send.accept(Outbound.of(frame));
+		answers.forEach(answer -> codec.giveBack(answer.value()));
 	}
 
 	/** The chunk's function: read from it the first time, else from the cache. */

@@ -60,7 +60,7 @@ class PoolCoreTest {
 		FakeWorker(String worker) {
 			TaskCodec codec = new TaskCodec(runtime.values(), runtime.maxFrameSize());
 			runner = new TaskRunner(codec, new TaskStreamer(codec, runtime.router()::requestChannel, prefix() + "streams/" + worker + "/"),
-					up::tryEmitNext, runtime.maxFrameSize());
+					frame -> up.tryEmitNext(frame.toArray()), runtime.maxFrameSize());
 			runtime.router().requestChannel(prefix() + "work/" + worker, up.asFlux()).subscribe(this);
 		}
 

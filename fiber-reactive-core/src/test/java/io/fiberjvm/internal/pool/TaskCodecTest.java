@@ -146,6 +146,43 @@ class TaskCodecTest {
 		}
 	}
 
+	@Test
+	void aLargeArgumentsArrayIsReusedOnlyOnceItsOnlyAttemptIsAnswered() {
+		TaskCodec roomy = new TaskCodec(new ShippedValues(List.of()), 16 << 20);
+		FiberFunction<double[], Integer> length = v -> v.length;
+		ShippedFunction shipped = roomy.ship(length, length.getClass());
+		TaskName name = new TaskName("apply", 0, shipped);
+		Answer answered = Answer.of(1, worker.values().write(3, "three"));
+		Answer failed = Answer.failure(1, RemoteException.encode(new IllegalStateException("no"), 1000));
+		double[] weights = new double[300_000];
+
+		java.nio.ByteBuffer retried = roomy.argument(weights, name);
+		completeOn(roomy, new Task(1, shipped, retried, name, 2, 0, ANSWERED), answered);
+		java.nio.ByteBuffer failing = roomy.argument(weights, name);
+		completeOn(roomy, new Task(2, shipped, failing, name, 1, 0, ANSWERED), failed);
+		java.nio.ByteBuffer fresh = roomy.argument(weights, name);
+		assertThat(fresh.array()).as("a second attempt's or a failed task's argument may be sent again")
+				.isNotSameAs(retried.array()).isNotSameAs(failing.array());
+
+		completeOn(roomy, new Task(3, shipped, fresh, name, 1, 0, ANSWERED), answered);
+		assertThat(roomy.argument(weights, name).array()).as("answered on its only attempt: nothing reads it again")
+				.isSameAs(fresh.array());
+	}
+
+	private static final TaskSink ANSWERED = new TaskSink() {
+		@Override
+		public void success(@org.jspecify.annotations.Nullable Object value) {
+		}
+
+		@Override
+		public void error(Throwable error) {
+		}
+	};
+
+	private static void completeOn(TaskCodec codec, Task task, Answer answer) {
+		codec.complete(task, new Dispatcher.Outcome("w1", answer, null));
+	}
+
 	private Mono<Object> complete(ShippedFunction shipped, TaskName name, Dispatcher.Outcome outcome) {
 		return Mono.create(sink -> pool.complete(new Task(1, shipped, null, name, 1, 0, TaskSink.of(sink)), outcome));
 	}

@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.rsocket.Payload;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Subscriber;
+import reactor.core.Exceptions;
 import reactor.core.publisher.Operators;
 
 import io.fiberjvm.transport.Outbound;
@@ -40,6 +41,8 @@ final class Splitter extends PayloadOperator<Outbound, Payload> {
 	private int size;
 	/** The current datum as one array, when it is too large to be written into pooled memory. */
 	private byte @Nullable [] whole;
+	/** The current datum's parts the transport still holds, to release it once the last goes. */
+	private @Nullable Held held;
 	private int next;
 	private boolean asked;
 
@@ -92,12 +95,14 @@ final class Splitter extends PayloadOperator<Outbound, Payload> {
 	 * Payload {@link #next} of the current datum: a small datum written straight into pooled memory, a larger one
 	 * made one array once and sent from it.
 	 */
-	private Payload payload(Outbound data, Runnable written) {
+	private Payload payload(Outbound data, Held parts, boolean tracked, Runnable written) {
 		if (next == 0) {
 			Frames.checkSize(route, size, maxPayloadSize);
 		}
 		if (size <= Frames.POOLED_LIMIT) {
-			return Parts.payload(data, size);
+			Payload copied = Parts.payload(data, size);
+			parts.gone();
+			return copied;
 		}
 		byte[] bytes = whole;
 		if (bytes == null) {
@@ -107,7 +112,36 @@ final class Splitter extends PayloadOperator<Outbound, Payload> {
 			}
 			whole = bytes;
 		}
-		return Parts.payload(bytes, next, written);
+		Payload part = Parts.payload(bytes, next, written);
+		if (!tracked) {
+			// Copied into pooled memory as it was made.
+			parts.gone();
+		}
+		return part;
+	}
+
+	/** How many parts of a datum the transport holds: it is {@link Outbound#released} when the last of them goes. */
+	private static final class Held {
+
+		private final Outbound datum;
+		private final AtomicInteger parts;
+
+		Held(Outbound datum, int parts) {
+			this.datum = datum;
+			this.parts = new AtomicInteger(parts);
+		}
+
+		void gone() {
+			if (parts.decrementAndGet() == 0) {
+				try {
+					datum.released();
+				}
+				catch (Throwable e) {
+					// The maker's own affair: what it does with its bytes cannot fail the stream that sent them.
+					Exceptions.throwIfJvmFatal(e);
+				}
+			}
+		}
 	}
 
 	private void drain() {
@@ -123,11 +157,13 @@ final class Splitter extends PayloadOperator<Outbound, Payload> {
 					// Nothing more goes out; the data need not stay reachable.
 					current = null;
 					whole = null;
+					held = null;
 					arrived = null;
 					break;
 				}
 				Outbound data = current;
-				if (data != null && next < Parts.count(size)) {
+				Held parts = held;
+				if (data != null && parts != null && next < Parts.count(size)) {
 					int partSize = Parts.size(size, next);
 					boolean tracked = Parts.tracked(partSize);
 					long queued = unwritten.get();
@@ -136,7 +172,10 @@ final class Splitter extends PayloadOperator<Outbound, Payload> {
 					}
 					Payload payload;
 					try {
-						payload = payload(data, tracked ? () -> written(partSize) : NOT_TRACKED);
+						payload = payload(data, parts, tracked, tracked ? () -> {
+							written(partSize);
+							parts.gone();
+						} : NOT_TRACKED);
 					}
 					catch (Throwable unsent) {
 						// Too large, or a datum that failed to write itself: its channel fails, not the connection.
@@ -160,12 +199,14 @@ final class Splitter extends PayloadOperator<Outbound, Payload> {
 					asked = false;
 					current = fresh;
 					whole = null;
+					held = null;
 					next = 0;
 					try {
 						size = fresh.size();
 						if (size < 0) {
 							throw new IllegalStateException("a datum's size must not be negative: " + size);
 						}
+						held = new Held(fresh, Parts.count(size));
 					}
 					catch (Throwable unsized) {
 						cancel();
@@ -176,6 +217,7 @@ final class Splitter extends PayloadOperator<Outbound, Payload> {
 				}
 				current = null;
 				whole = null;
+				held = null;
 				if (ended) {
 					Throwable failure = error;
 					cancelled = true;

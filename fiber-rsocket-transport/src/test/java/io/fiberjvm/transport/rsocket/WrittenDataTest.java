@@ -20,6 +20,7 @@ import io.fiberjvm.transport.TransportSettings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /** Data a channel's sender writes into the transport's memory crosses a real connection as it was written. */
 @Timeout(120)
@@ -87,6 +88,31 @@ class WrittenDataTest {
 				.assertNext(back -> assertThat(back).isEqualTo(expected(Parts.PART * 2 + 5, 4)))
 				.expectComplete().verify(WAIT);
 		assertThat(writes).as("one write for each datum but the empty one, whatever its parts").hasValue(4);
+	}
+
+	@Test
+	void everyDatumIsReleasedOnceTheTransportIsDoneWithItsBytesAndNotBeforeItWasAllTaken() {
+		Connection c = peers.connect(Routes.empty().withChannel("echo", in -> in));
+		int[] sizes = {0, 100, Frames.POOLED_LIMIT + 1, Parts.PART * 2 + Frames.POOLED_LIMIT + 1, Parts.PART * 2 + 5};
+		List<Integer> released = new CopyOnWriteArrayList<>();
+		Flux<Outbound> data = Flux.range(0, sizes.length).map(i -> Outbound.of(expected(sizes[i], i), () -> released.add(i)));
+		StepVerifier.create(c.requestChannel("echo", data).map(back -> back.length))
+				.expectNextSequence(java.util.Arrays.stream(sizes).boxed().toList())
+				.expectComplete().verify(WAIT);
+		// Each at most once, and all of them, whatever their parts (the last part of one copied, of the other not).
+		await().atMost(WAIT).untilAsserted(() -> assertThat(released).containsExactlyInAnyOrder(0, 1, 2, 3, 4));
+
+		// A datum its channel ended before taking all of it is not released.
+		Connection d = peers.connect(Routes.empty().withChannel("first", in -> in.take(1).thenMany(Flux.never())));
+		List<String> releasedToo = new CopyOnWriteArrayList<>();
+		Flux<Outbound> two = Flux.just(Outbound.of(new byte[10], () -> releasedToo.add("small")),
+				Outbound.of(new byte[Parts.PART * 8], () -> releasedToo.add("large")));
+		StepVerifier.create(d.requestChannel("first", two))
+				.expectSubscription()
+				.then(() -> await().atMost(WAIT).untilAsserted(() -> assertThat(releasedToo).contains("small")))
+				.thenCancel()
+				.verify(WAIT);
+		assertThat(releasedToo).containsExactly("small");
 	}
 
 	@Test
