@@ -117,15 +117,16 @@ final class TaskCodec {
 				task.sink.error(new TaskFailedException(task.toString(), outcome.worker(), RemoteException.decode(answer.error())));
 				return;
 			}
-			if (task.attempt == 1 && task.stream == null) {
-				// Its only attempt is answered: the worker had all of the argument, so nothing reads its bytes again.
-				values.giveBack(task.arg);
-			}
 			// A result that cannot be read, or whose class cannot initialize here, fails its own caller only.
 			LargeDecoding.run(answer.value(), () -> {
 				// A caller that cancelled while a large result waited to be decoded would discard it.
 				if (!task.cancelled) {
-					task.sink.success(answer.result(values, "the result of " + task));
+					Object result = answer.result(values, "the result of " + task);
+					if (task.attempt == 1 && task.stream == null) {
+						// Its only attempt succeeded, so none follows; the worker had all of the argument, so no frame of it is left to write.
+						values.giveBack(task.arg);
+					}
+					task.sink.success(result);
 				}
 			}, task.sink::error);
 		}

@@ -164,7 +164,12 @@ class TaskCodecTest {
 		assertThat(fresh.array()).as("a second attempt's or a failed task's argument may be sent again")
 				.isNotSameAs(retried.array()).isNotSameAs(failing.array());
 
-		completeOn(roomy, new Task(3, shipped, fresh, name, 1, 0, ANSWERED), answered);
+		Answer unreadable = Answer.of(1, new byte[] {99});
+		completeOn(roomy, new Task(3, shipped, fresh, name, 1, 0, ANSWERED), unreadable);
+		assertThat(roomy.argument(weights, name).array()).as("a result that cannot be read may be retried")
+				.isNotSameAs(fresh.array());
+
+		completeOn(roomy, new Task(4, shipped, fresh, name, 1, 0, ANSWERED), answered);
 		assertThat(roomy.argument(weights, name).array()).as("answered on its only attempt: nothing reads it again")
 				.isSameAs(fresh.array());
 	}

@@ -156,9 +156,10 @@ final class DirectWrites extends ChannelDuplexHandler {
 	 */
 	private void broken(ChannelHandlerContext context, Pending pending, Throwable cause) {
 		current = null;
+		// Closed first: the release may send the stream's next frame at once, which must not follow the cut one out.
+		context.close();
 		ReferenceCountUtil.safeRelease(pending.message());
 		pending.promise().tryFailure(cause);
-		context.close();
 	}
 
 	private void discard(Throwable cause) {
