@@ -36,6 +36,23 @@ class DirectWritesTest {
 				.addComponent(true, Unpooled.wrappedBuffer(data));
 	}
 
+	/** A channel that stops taking more once a piece is queued: it is over the high water mark with two. */
+	private static EmbeddedChannel paced() {
+		EmbeddedChannel channel = new EmbeddedChannel(new DirectWrites());
+		channel.config().setWriteBufferWaterMark(new WriteBufferWaterMark(DirectWrites.PIECE / 2, DirectWrites.PIECE));
+		return channel;
+	}
+
+	private static byte[] concat(byte[]... parts) {
+		ByteBuf all = Unpooled.wrappedBuffer(parts);
+		try {
+			return ByteBufUtil.getBytes(all);
+		}
+		finally {
+			all.release();
+		}
+	}
+
 	/** Every message written out so far, in order. */
 	private static List<ByteBuf> written(EmbeddedChannel channel) {
 		List<ByteBuf> out = new ArrayList<>();
@@ -66,10 +83,7 @@ class DirectWritesTest {
 		try {
 			assertThat(frame.refCnt()).isZero();
 			assertThat(pieces).hasSize(4).allSatisfy(piece -> assertThat(piece.isDirect()).isTrue());
-			byte[] expected = new byte[header.length + data.length];
-			System.arraycopy(header, 0, expected, 0, header.length);
-			System.arraycopy(data, 0, expected, header.length, data.length);
-			assertThat(joined(pieces)).isEqualTo(expected);
+			assertThat(joined(pieces)).isEqualTo(concat(header, data));
 		}
 		finally {
 			pieces.forEach(ByteBuf::release);
@@ -79,8 +93,7 @@ class DirectWritesTest {
 
 	@Test
 	void piecesAreMadeOnlyWhileTheChannelTakesMoreAndWhatFollowsWaitsItsTurn() {
-		EmbeddedChannel channel = new EmbeddedChannel(new DirectWrites());
-		channel.config().setWriteBufferWaterMark(new WriteBufferWaterMark(DirectWrites.PIECE / 2, DirectWrites.PIECE));
+		EmbeddedChannel channel = paced();
 		byte[] data = bytes(DirectWrites.PIECE * 8);
 		CompositeByteBuf frame = frame(new byte[] {1}, data);
 		ByteBuf behind = Unpooled.directBuffer(3).writeBytes(new byte[] {7, 8, 9});
@@ -98,10 +111,7 @@ class DirectWritesTest {
 			assertThat(frameWritten.isSuccess()).isTrue();
 			assertThat(behindWritten.isSuccess()).isTrue();
 			assertThat(out).hasSize(10).last().isSameAs(behind);
-			byte[] expected = new byte[1 + data.length];
-			expected[0] = 1;
-			System.arraycopy(data, 0, expected, 1, data.length);
-			assertThat(joined(out.subList(0, 9))).isEqualTo(expected);
+			assertThat(joined(out.subList(0, 9))).isEqualTo(concat(new byte[] {1}, data));
 		}
 		finally {
 			out.forEach(ByteBuf::release);
@@ -111,8 +121,7 @@ class DirectWritesTest {
 
 	@Test
 	void whatWaitsWhenTheChannelClosesIsReleasedAndItsWriteFails() {
-		EmbeddedChannel channel = new EmbeddedChannel(new DirectWrites());
-		channel.config().setWriteBufferWaterMark(new WriteBufferWaterMark(DirectWrites.PIECE / 2, DirectWrites.PIECE));
+		EmbeddedChannel channel = paced();
 		CompositeByteBuf frame = frame(new byte[] {1}, bytes(DirectWrites.PIECE * 8));
 		ByteBuf behind = Unpooled.directBuffer(3).writeBytes(new byte[] {7, 8, 9});
 		ChannelFuture frameWritten = channel.write(frame);
@@ -144,10 +153,7 @@ class DirectWritesTest {
 		channel.flush();
 		List<ByteBuf> out = written(channel);
 		try {
-			byte[] expected = new byte[first.length + second.length];
-			System.arraycopy(first, 0, expected, 0, first.length);
-			System.arraycopy(second, 0, expected, first.length, second.length);
-			assertThat(joined(out)).isEqualTo(expected);
+			assertThat(joined(out)).isEqualTo(concat(first, second));
 		}
 		finally {
 			out.forEach(ByteBuf::release);
