@@ -24,31 +24,11 @@ public final class ArrivingArray {
 	private final byte[] carry = new byte[8];
 	private int carried;
 
-	private ArrivingArray(Object array, int width, int length) {
+	/** Fills {@code array}, of {@code length} elements of {@code width} bytes each, from its first element. */
+	ArrivingArray(Object array, int width, int length) {
 		this.array = array;
 		this.width = width;
 		this.length = length;
-	}
-
-	/** Fills {@code array}, from its first element. The same for the others below. */
-	static ArrivingArray of(byte[] array) {
-		return new ArrivingArray(array, 1, array.length);
-	}
-
-	static ArrivingArray of(double[] array) {
-		return new ArrivingArray(array, 8, array.length);
-	}
-
-	static ArrivingArray of(float[] array) {
-		return new ArrivingArray(array, 4, array.length);
-	}
-
-	static ArrivingArray of(int[] array) {
-		return new ArrivingArray(array, 4, array.length);
-	}
-
-	static ArrivingArray of(long[] array) {
-		return new ArrivingArray(array, 8, array.length);
 	}
 
 	/** The next bytes of the array's elements, from the position to the limit of {@code bytes}, which does not move. */

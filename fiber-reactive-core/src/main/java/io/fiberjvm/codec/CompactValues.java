@@ -200,14 +200,23 @@ final class CompactValues {
 	 * them says why).
 	 */
 	static @Nullable ArrivingArray arriving(byte tag, int bytes) {
-		return switch (tag) {
-			case BYTES -> bytes < 0 ? null : ArrivingArray.of(new byte[bytes]);
-			case DOUBLES -> bytes < 0 || bytes % 8 != 0 ? null : ArrivingArray.of(new double[bytes / 8]);
-			case FLOATS -> bytes < 0 || bytes % 4 != 0 ? null : ArrivingArray.of(new float[bytes / 4]);
-			case INTS -> bytes < 0 || bytes % 4 != 0 ? null : ArrivingArray.of(new int[bytes / 4]);
-			case LONGS -> bytes < 0 || bytes % 8 != 0 ? null : ArrivingArray.of(new long[bytes / 8]);
-			default -> null;
+		int width = switch (tag) {
+			case BYTES -> 1;
+			case FLOATS, INTS -> 4;
+			case DOUBLES, LONGS -> 8;
+			default -> 0;
 		};
+		if (width == 0 || bytes < 0 || bytes % width != 0) {
+			return null;
+		}
+		int n = bytes / width;
+		return new ArrivingArray(switch (tag) {
+			case BYTES -> new byte[n];
+			case FLOATS -> new float[n];
+			case INTS -> new int[n];
+			case DOUBLES -> new double[n];
+			default -> new long[n];
+		}, width, n);
 	}
 
 	private static void exactly(int n, int expected, String what) {

@@ -55,7 +55,7 @@ public record Answer(long id, boolean failed, @Nullable ByteBuffer value, @Nulla
 
 	/** The bytes this answer takes in a frame. */
 	int size() {
-		return 8 + 1 + FrameWriter.sizeOf(value);
+		return 8 + 1 + FrameWriter.sizeOf(sent());
 	}
 
 	/** The bytes of the value or error, or 0 for a null value. */
@@ -64,18 +64,21 @@ public record Answer(long id, boolean failed, @Nullable ByteBuffer value, @Nulla
 	}
 
 	void write(FrameWriter out) {
-		if (decoded != null) {
-			throw new IllegalStateException("an answer read as it arrived has no bytes to send on");
-		}
-		out.putLong(id).putByte(failed ? 1 : 0).putBytes(value);
+		out.putLong(id).putByte(failed ? 1 : 0).putBytes(sent());
 	}
 
 	/** Writes what comes before the value, for a frame {@link FrameWriter#inFront} of it. */
 	void writeHead(FrameWriter out) {
+		ByteBuffer sent = sent();
+		out.putLong(id).putByte(failed ? 1 : 0).putInt(sent == null ? 0 : sent.remaining());
+	}
+
+	/** The value's bytes to send; an answer read as it arrived has none. */
+	private @Nullable ByteBuffer sent() {
 		if (decoded != null) {
 			throw new IllegalStateException("an answer read as it arrived has no bytes to send on");
 		}
-		out.putLong(id).putByte(failed ? 1 : 0).putInt(valueBytes());
+		return value;
 	}
 
 	static Answer read(FrameReader in) {

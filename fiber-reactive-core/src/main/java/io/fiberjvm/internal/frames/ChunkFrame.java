@@ -52,6 +52,14 @@ public record ChunkFrame(long functionId, byte @Nullable [] function, List<Strin
 		public @Nullable Object argument(ShippedValues values, Object what) {
 			return decoded != null ? decoded : values.read(arg, what);
 		}
+
+		/** The argument's bytes to send; a task read as it arrived has none. */
+		@Nullable ByteBuffer sent() {
+			if (decoded != null) {
+				throw new IllegalStateException("a chunk read as it arrived has no bytes to send on");
+			}
+			return arg;
+		}
 	}
 
 	/** The bytes in front of the argument of a chunk's sole task when the worker holds the function. */
@@ -67,12 +75,9 @@ public record ChunkFrame(long functionId, byte @Nullable [] function, List<Strin
 	}
 
 	public byte[] encode() {
-		if (tasks.stream().anyMatch(task -> task.decoded() != null)) {
-			throw new IllegalStateException("a chunk read as it arrived has no bytes to send on");
-		}
 		if (function == null && allow.isEmpty() && tasks.size() == 1) {
 			Task sole = tasks.get(0);
-			ByteBuffer arg = sole.arg();
+			ByteBuffer arg = sole.sent();
 			FrameWriter head = FrameWriter.inFront(FrameKind.CHUNK, 0, arg, ROOM);
 			if (head != null && arg != null) {
 				return head.putLong(functionId).putBytes((byte[]) null).putTexts(List.of()).putInt(1)
@@ -82,7 +87,7 @@ public record ChunkFrame(long functionId, byte @Nullable [] function, List<Strin
 		List<byte[]> patterns = FrameWriter.utf8(allow);
 		int size = 8 + FrameWriter.sizeOf(function) + FrameWriter.sizeOf(patterns) + 4;
 		for (Task task : tasks) {
-			size += 8 + FrameWriter.sizeOf(task.arg());
+			size += 8 + FrameWriter.sizeOf(task.sent());
 		}
 		FrameWriter out = FrameWriter.of(FrameKind.CHUNK, 0, size)
 				.putLong(functionId)
@@ -90,7 +95,7 @@ public record ChunkFrame(long functionId, byte @Nullable [] function, List<Strin
 				.putTexts(patterns)
 				.putInt(tasks.size());
 		for (Task task : tasks) {
-			out.putLong(task.id()).putBytes(task.arg());
+			out.putLong(task.id()).putBytes(task.sent());
 		}
 		return out.array();
 	}

@@ -20,9 +20,6 @@ import io.fiberjvm.transport.Outbound;
  */
 final class Splitter extends PayloadOperator<Outbound, Payload> {
 
-	/** What a payload copied into pooled memory as it is made signals: nothing. */
-	private static final Runnable NOT_TRACKED = () -> { };
-
 	private final String route;
 	private final int maxPayloadSize;
 	private final AtomicLong requested = new AtomicLong();
@@ -36,13 +33,12 @@ final class Splitter extends PayloadOperator<Outbound, Payload> {
 	private volatile boolean cancelled;
 
 	// Touched only inside the drain loop.
-	private @Nullable Outbound current;
+	/** The current datum, with the count of its parts the transport still holds. */
+	private @Nullable Held current;
 	/** The current datum's size, asked for once. */
 	private int size;
 	/** The current datum as one array, when it is too large to be written into pooled memory. */
 	private byte @Nullable [] whole;
-	/** The current datum's parts the transport still holds, to release it once the last goes. */
-	private @Nullable Held held;
 	private int next;
 	private boolean asked;
 
@@ -95,46 +91,50 @@ final class Splitter extends PayloadOperator<Outbound, Payload> {
 	 * Payload {@link #next} of the current datum: a small datum written straight into pooled memory, a larger one
 	 * made one array once and sent from it.
 	 */
-	private Payload payload(Outbound data, Held parts, boolean tracked, Runnable written) {
+	private Payload payload(Held datum, int partSize) {
 		if (next == 0) {
 			Frames.checkSize(route, size, maxPayloadSize);
 		}
 		if (size <= Frames.POOLED_LIMIT) {
-			Payload copied = Parts.payload(data, size);
-			parts.gone();
+			Payload copied = Parts.payload(datum.outbound, size);
+			datum.gone();
 			return copied;
 		}
 		byte[] bytes = whole;
 		if (bytes == null) {
-			bytes = data.toArray();
+			bytes = datum.outbound.toArray();
 			if (bytes.length != size) {
 				throw new IllegalStateException("a datum of " + size + " bytes made an array of " + bytes.length);
 			}
 			whole = bytes;
 		}
-		Payload part = Parts.payload(bytes, next, written);
-		if (!tracked) {
-			// Copied into pooled memory as it was made.
-			parts.gone();
+		if (Parts.tracked(partSize)) {
+			return Parts.payload(bytes, next, () -> {
+				written(partSize);
+				datum.gone();
+			});
 		}
-		return part;
+		// Copied into pooled memory as it is made.
+		Payload copied = Parts.payload(bytes, next, () -> { });
+		datum.gone();
+		return copied;
 	}
 
 	/** How many parts of a datum the transport holds: it is {@link Outbound#released} when the last of them goes. */
 	private static final class Held {
 
-		private final Outbound datum;
+		private final Outbound outbound;
 		private final AtomicInteger parts;
 
-		Held(Outbound datum, int parts) {
-			this.datum = datum;
+		Held(Outbound outbound, int parts) {
+			this.outbound = outbound;
 			this.parts = new AtomicInteger(parts);
 		}
 
 		void gone() {
 			if (parts.decrementAndGet() == 0) {
 				try {
-					datum.released();
+					outbound.released();
 				}
 				catch (Throwable e) {
 					// The maker's own affair: what it does with its bytes cannot fail the stream that sent them.
@@ -157,13 +157,11 @@ final class Splitter extends PayloadOperator<Outbound, Payload> {
 					// Nothing more goes out; the data need not stay reachable.
 					current = null;
 					whole = null;
-					held = null;
 					arrived = null;
 					break;
 				}
-				Outbound data = current;
-				Held parts = held;
-				if (data != null && parts != null && next < Parts.count(size)) {
+				Held datum = current;
+				if (datum != null && next < Parts.count(size)) {
 					int partSize = Parts.size(size, next);
 					boolean tracked = Parts.tracked(partSize);
 					long queued = unwritten.get();
@@ -172,10 +170,7 @@ final class Splitter extends PayloadOperator<Outbound, Payload> {
 					}
 					Payload payload;
 					try {
-						payload = payload(data, parts, tracked, tracked ? () -> {
-							written(partSize);
-							parts.gone();
-						} : NOT_TRACKED);
+						payload = payload(datum, partSize);
 					}
 					catch (Throwable unsent) {
 						// Too large, or a datum that failed to write itself: its channel fails, not the connection.
@@ -197,16 +192,15 @@ final class Splitter extends PayloadOperator<Outbound, Payload> {
 				if (fresh != null) {
 					arrived = null;
 					asked = false;
-					current = fresh;
+					current = null;
 					whole = null;
-					held = null;
 					next = 0;
 					try {
 						size = fresh.size();
 						if (size < 0) {
 							throw new IllegalStateException("a datum's size must not be negative: " + size);
 						}
-						held = new Held(fresh, Parts.count(size));
+						current = new Held(fresh, Parts.count(size));
 					}
 					catch (Throwable unsized) {
 						cancel();
@@ -217,7 +211,6 @@ final class Splitter extends PayloadOperator<Outbound, Payload> {
 				}
 				current = null;
 				whole = null;
-				held = null;
 				if (ended) {
 					Throwable failure = error;
 					cancelled = true;
