@@ -23,14 +23,18 @@ import io.fiberjvm.pool.FiberPool;
  * against a raw loopback socket moving the same bytes to another JVM and back, in one run; with the peak
  * resident memory of the program and of the worker.
  *
- * <p>The contract: each side gets {@code --warmups} round trips (3), then {@code --runs} timed ones (7); the
+ * <p>The contract: the two sides take turns, one round trip each, so that both meet the program's heap in
+ * the same state: a collector that grows the heap for each new large array instead of collecting puts every
+ * one on pages the kernel faults in afresh, a cost of the heap's state at the time and not of either side.
+ * Each side gets {@code --warmups} round trips (5), then {@code --runs} timed ones (15); the
  * report gives the median of each and the ratio raw / Fiber (1.0 would be as fast as the socket). The raw
  * side's peer is {@link RawEcho} in a JVM of its own, which reads a length-prefixed message into an array
- * and writes it back, as a worker reads an argument and sends a result. Peak memory is {@code VmHWM} of
- * {@code /proc}, read after the runs.
+ * and writes it back, as a worker reads an argument and sends a result; the raw side reads the answer
+ * into a new array too, as {@code pool.apply} gives the caller a new {@code double[]}. Peak memory is
+ * {@code VmHWM} of {@code /proc}, read after the runs.
  *
  * <pre>
- * java -Xmx4g -cp benchmarks/target/benchmarks.jar io.fiberjvm.benchmarks.BigValueHarness [--mib 64] [--runs 7] [--warmups 3]
+ * java -Xmx4g -cp benchmarks/target/benchmarks.jar io.fiberjvm.benchmarks.BigValueHarness [--mib 64] [--runs 15] [--warmups 5]
  * </pre>
  */
 public final class BigValueHarness {
@@ -40,69 +44,84 @@ public final class BigValueHarness {
 
 	public static void main(String[] args) throws Exception {
 		int mib = HarnessArgs.intOption(args, "--mib", 64);
-		int runs = HarnessArgs.intOption(args, "--runs", 7);
-		int warmups = HarnessArgs.intOption(args, "--warmups", 3);
+		int runs = HarnessArgs.intOption(args, "--runs", 15);
+		int warmups = HarnessArgs.intOption(args, "--warmups", 5);
 		double[] value = new double[mib * 1024 * 1024 / 8];
 		Arrays.setAll(value, i -> i);
 
-		double raw = rawSeconds(value.length * 8, runs, warmups);
-		double[] fiber = fiberSeconds(value, runs, warmups);
-
-		System.out.printf(Locale.ROOT, "| %d MiB double[] round trip | median of %d | ratio raw / this |%n", mib, runs);
-		System.out.printf(Locale.ROOT, "|---|---|---|%n");
-		System.out.printf(Locale.ROOT, "| raw loopback socket, JVM to JVM | %.3f s | 1.00 |%n", raw);
-		System.out.printf(Locale.ROOT, "| `pool.apply(identity, value)` | %.3f s | %.2f |%n", fiber[0], raw / fiber[0]);
-		System.out.printf(Locale.ROOT, "%npeak RSS: program %d MiB, worker %d MiB (value %d MiB)%n", (long) fiber[1], (long) fiber[2], mib);
-	}
-
-	private static double[] fiberSeconds(double[] value, int runs, int warmups) {
-		try (Fiber fiber = Fiber.builder().set("jvm-options", (System.getProperty("fiber.jvm-options", "")
-				+ " -Xmx" + Math.max(1024, value.length * 8L * 6 / (1 << 20)) + "m").strip()).open();
-				FiberPool pool = fiber.pool(1).open()) {
+		List<Double> raw = new ArrayList<>();
+		List<Double> fiber = new ArrayList<>();
+		long programPeak;
+		long workerPeak;
+		try (RawRoundTrip socket = new RawRoundTrip(value.length * 8);
+				Fiber session = Fiber.builder().set("jvm-options", (System.getProperty("fiber.jvm-options", "")
+						+ " -Xmx" + Math.max(1024, value.length * 8L * 6 / (1 << 20)) + "m").strip()).open();
+				FiberPool pool = session.pool(1).open()) {
 			FiberFunction<double[], double[]> identity = v -> v;
-			List<Double> times = new ArrayList<>();
 			for (int i = 0; i < warmups + runs; i++) {
+				double rawSeconds = socket.seconds();
 				long start = System.nanoTime();
 				double[] back = pool.apply(identity, value).block();
-				long took = System.nanoTime() - start;
+				double fiberSeconds = (System.nanoTime() - start) / 1e9;
 				if (back == null || back.length != value.length || back[back.length - 1] != value[value.length - 1]) {
 					throw new IllegalStateException("the value came back wrong");
 				}
 				if (i >= warmups) {
-					times.add(took / 1e9);
+					raw.add(rawSeconds);
+					fiber.add(fiberSeconds);
 				}
 			}
-			long worker = pool.workers().get(0).pid().orElse(-1);
-			return new double[] {Measures.median(times), peakMiB(ProcessHandle.current().pid()), peakMiB(worker)};
+			programPeak = peakMiB(ProcessHandle.current().pid());
+			workerPeak = peakMiB(pool.workers().get(0).pid().orElse(-1));
 		}
+		double rawMedian = Measures.median(raw);
+		double fiberMedian = Measures.median(fiber);
+
+		System.out.printf(Locale.ROOT, "| %d MiB double[] round trip | median of %d | ratio raw / this |%n", mib, runs);
+		System.out.printf(Locale.ROOT, "|---|---|---|%n");
+		System.out.printf(Locale.ROOT, "| raw loopback socket, JVM to JVM | %.3f s | 1.00 |%n", rawMedian);
+		System.out.printf(Locale.ROOT, "| `pool.apply(identity, value)` | %.3f s | %.2f |%n", fiberMedian, rawMedian / fiberMedian);
+		System.out.printf(Locale.ROOT, "%npeak RSS: program %d MiB, worker %d MiB (value %d MiB)%n",
+				programPeak, workerPeak, mib);
 	}
 
-	private static double rawSeconds(int bytes, int runs, int warmups) throws Exception {
-		try (ServerSocket listen = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			Process echo = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+	/** The raw side: a socket to a {@link RawEcho} JVM, one length-prefixed message out and back per round trip. */
+	private static final class RawRoundTrip implements AutoCloseable {
+
+		private final ServerSocket listen;
+		private final Process echo;
+		private final Socket socket;
+		private final DataOutputStream out;
+		private final DataInputStream in;
+		private final byte[] message;
+
+		RawRoundTrip(int bytes) throws IOException {
+			this.listen = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+			this.echo = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
 					"-Xmx" + Math.max(512, bytes * 3L / (1 << 20)) + "m", "-cp", System.getProperty("java.class.path"),
 					RawEcho.class.getName(), Integer.toString(listen.getLocalPort())).inheritIO().start();
-			try (Socket socket = listen.accept()) {
-				socket.setTcpNoDelay(true);
-				DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-				DataInputStream in = new DataInputStream(socket.getInputStream());
-				byte[] message = new byte[bytes];
-				List<Double> times = new ArrayList<>();
-				for (int i = 0; i < warmups + runs; i++) {
-					long start = System.nanoTime();
-					out.writeInt(bytes);
-					out.write(message);
-					out.flush();
-					byte[] back = new byte[in.readInt()];
-					in.readFully(back);
-					long took = System.nanoTime() - start;
-					if (i >= warmups) {
-						times.add(took / 1e9);
-					}
-				}
+			this.socket = listen.accept();
+			socket.setTcpNoDelay(true);
+			this.out = new DataOutputStream(socket.getOutputStream());
+			this.in = new DataInputStream(socket.getInputStream());
+			this.message = new byte[bytes];
+		}
+
+		double seconds() throws IOException {
+			long start = System.nanoTime();
+			out.writeInt(message.length);
+			out.write(message);
+			out.flush();
+			byte[] back = new byte[in.readInt()];
+			in.readFully(back);
+			return (System.nanoTime() - start) / 1e9;
+		}
+
+		@Override
+		public void close() throws Exception {
+			try (listen; socket) {
 				out.writeInt(-1);
 				out.flush();
-				return Measures.median(times);
 			}
 			finally {
 				echo.waitFor();
