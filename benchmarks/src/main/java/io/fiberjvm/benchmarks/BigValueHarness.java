@@ -13,24 +13,30 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
 
 import io.fiberjvm.Fiber;
 import io.fiberjvm.FiberFunction;
+import io.fiberjvm.manager.AsyncManager;
 import io.fiberjvm.pool.FiberPool;
 
 /**
- * A large value's round trip through {@code pool.apply} (a {@code double[]} out to a worker JVM and back)
- * against a raw loopback socket moving the same bytes to another JVM and back, in one run; with the peak
- * resident memory of the program and of the worker.
+ * A large value's round trip through {@code pool.apply} (a {@code double[]} out to a worker JVM and back) and
+ * through a manager's method, against a raw loopback socket moving the same bytes to another JVM and back, in one
+ * run; with the peak resident memory of the program and of the worker.
  *
- * <p>The contract: the two sides take turns, one round trip each, so that both meet the program's heap in
+ * <p>The contract: the three take turns, one round trip each, so that all meet the program's heap in
  * the same state: a collector that grows the heap for each new large array instead of collecting puts every
- * one on pages the kernel faults in afresh, a cost of the heap's state at the time and not of either side.
- * Each side gets {@code --warmups} round trips (5), then {@code --runs} timed ones (15); the
- * report gives the median of each and the ratio raw / Fiber (1.0 would be as fast as the socket). The raw
+ * one on pages the kernel faults in afresh, a cost of the heap's state at the time and not of any one of them.
+ * Each gets {@code --warmups} round trips (5), then {@code --runs} timed ones (15); the report gives the
+ * median of each and the ratio raw / it (1.0 would be as fast as the socket). The raw
  * side's peer is {@link RawEcho} in a JVM of its own, which reads a length-prefixed message into an array
  * and writes it back, as a worker reads an argument and sends a result; the raw side reads the answer
- * into a new array too, as {@code pool.apply} gives the caller a new {@code double[]}. Peak memory is
+ * into a new array too, as {@code pool.apply} gives the caller a new {@code double[]}. The manager is an
+ * {@link AsyncManager} whose object gives its argument back ({@link Echo}). Peak memory is
  * {@code VmHWM} of {@code /proc}, read after the runs.
  *
  * <pre>
@@ -51,6 +57,7 @@ public final class BigValueHarness {
 
 		List<Double> raw = new ArrayList<>();
 		List<Double> fiber = new ArrayList<>();
+		List<Double> managed = new ArrayList<>();
 		long programPeak;
 		long workerPeak;
 		try (RawRoundTrip socket = new RawRoundTrip(value.length * 8);
@@ -58,17 +65,16 @@ public final class BigValueHarness {
 						+ " -Xmx" + Math.max(1024, value.length * 8L * 6 / (1 << 20)) + "m").strip()).open();
 				FiberPool pool = session.pool(1).open()) {
 			FiberFunction<double[], double[]> identity = v -> v;
+			Echo echo = AsyncManager.on(session).register(Echo.class, EchoObject.class).start().blockOptional()
+					.orElseThrow().create(Echo.class);
 			for (int i = 0; i < warmups + runs; i++) {
 				double rawSeconds = socket.seconds();
-				long start = System.nanoTime();
-				double[] back = pool.apply(identity, value).block();
-				double fiberSeconds = (System.nanoTime() - start) / 1e9;
-				if (back == null || back.length != value.length || back[back.length - 1] != value[value.length - 1]) {
-					throw new IllegalStateException("the value came back wrong");
-				}
+				double fiberSeconds = seconds(value, () -> pool.apply(identity, value).block());
+				double managerSeconds = seconds(value, () -> echo.echo(value).block());
 				if (i >= warmups) {
 					raw.add(rawSeconds);
 					fiber.add(fiberSeconds);
+					managed.add(managerSeconds);
 				}
 			}
 			programPeak = peakMiB(ProcessHandle.current().pid());
@@ -76,13 +82,40 @@ public final class BigValueHarness {
 		}
 		double rawMedian = Measures.median(raw);
 		double fiberMedian = Measures.median(fiber);
+		double managerMedian = Measures.median(managed);
 
 		System.out.printf(Locale.ROOT, "| %d MiB double[] round trip | median of %d | ratio raw / this |%n", mib, runs);
 		System.out.printf(Locale.ROOT, "|---|---|---|%n");
 		System.out.printf(Locale.ROOT, "| raw loopback socket, JVM to JVM | %.3f s | 1.00 |%n", rawMedian);
 		System.out.printf(Locale.ROOT, "| `pool.apply(identity, value)` | %.3f s | %.2f |%n", fiberMedian, rawMedian / fiberMedian);
+		System.out.printf(Locale.ROOT, "| manager call `echo(value)` | %.3f s | %.2f |%n", managerMedian, rawMedian / managerMedian);
 		System.out.printf(Locale.ROOT, "%npeak RSS: program %d MiB, worker %d MiB (value %d MiB)%n",
 				programPeak, workerPeak, mib);
+	}
+
+	/** Seconds {@code roundTrip} takes, having checked that it gave {@code value} back. */
+	private static double seconds(double[] value, Supplier<double @Nullable []> roundTrip) {
+		long start = System.nanoTime();
+		double[] back = roundTrip.get();
+		double seconds = (System.nanoTime() - start) / 1e9;
+		if (back == null || back.length != value.length || back[back.length - 1] != value[value.length - 1]) {
+			throw new IllegalStateException("the value came back wrong");
+		}
+		return seconds;
+	}
+
+	/** The manager's interface: its object's argument, back. */
+	public interface Echo {
+
+		Mono<double[]> echo(double[] value);
+	}
+
+	/** The manager's object. */
+	public static final class EchoObject {
+
+		public double[] echo(double[] value) {
+			return value;
+		}
 	}
 
 	/** The raw side: a socket to a {@link RawEcho} JVM, one length-prefixed message out and back per round trip. */
