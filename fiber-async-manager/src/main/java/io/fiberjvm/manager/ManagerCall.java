@@ -110,7 +110,7 @@ public final class ManagerCall {
 			String route = prefix + "session";
 			String sharedPrefix = "fiber.shared-" + id + "/";
 			ManagerSession session = new ManagerSession(managerName, registrations, runtime, sharedPrefix);
-			Disposable served = runtime.serve(prefix, Routes.empty().withChannel(route, session::attach));
+			Disposable served = runtime.serve(prefix, Routes.empty().withChannel(route, session.reader(), session::attach));
 			session.served(served);
 			return runtime.start(new ManagerHost(route, sharedPrefix, List.copyOf(registrations.values())), managerName, resources, Map.of())
 					.doOnNext(session::started)

@@ -36,6 +36,7 @@ import io.fiberjvm.runtime.ParentSession;
 import io.fiberjvm.runtime.ProcessTarget;
 import io.fiberjvm.runtime.RuntimeContext;
 import io.fiberjvm.transport.Endpoint;
+import io.fiberjvm.transport.Outbound;
 
 /**
  * What a manager process runs: it opens a session with the parent, creates the objects asked for (of
@@ -116,7 +117,7 @@ final class ManagerHost implements ProcessTarget {
 	/** The stream of a call whose result is a sequence, registered before the call runs. */
 	private static SequenceOut stream(long id, String method, Hosted hosted, ShippedValues values, Answers answers,
 			Map<Long, SequenceOut> streams) {
-		SequenceOut stream = new SequenceOut(id, "an element of " + method, hosted.calls(), values, answers.up(), error -> {
+		SequenceOut stream = new SequenceOut(id, "an element of " + method, hosted.calls(), values, answers.frames(), error -> {
 			streams.remove(id);
 			answers.send(id, error, null);
 		});
@@ -321,10 +322,20 @@ final class ManagerHost implements ProcessTarget {
 	}
 
 	/** Sends answers up the session, from many object threads: a value, or an error cut to fit a frame. */
-	private record Answers(ShippedValues values, int maxError, Consumer<byte[]> up) {
+	private record Answers(ShippedValues values, int maxError, Consumer<Outbound> up) {
 
+		/**
+		 * Sends the answer to call {@code id}; a large value's array goes back to the codec once the transport lets
+		 * its frame go, for the next result of its size.
+		 */
 		void send(long id, @Nullable Throwable error, @Nullable Object value) {
-			up.accept(AnswerFrame.encode(error != null ? failure(id, error) : answer(id, value)));
+			Answer answer = error != null ? failure(id, error) : answer(id, value);
+			up.accept(Answer.outbound(AnswerFrame.encode(answer), List.of(answer), values::giveBack));
+		}
+
+		/** Sends other frames up the session. */
+		Consumer<byte[]> frames() {
+			return frame -> up.accept(Outbound.of(frame));
 		}
 
 		/** The answer carrying {@code value}, or the failure to carry it. */

@@ -31,6 +31,7 @@ import io.fiberjvm.internal.frames.FrameHeaderCodec;
 import io.fiberjvm.internal.frames.ReadyFrame;
 import io.fiberjvm.internal.frames.SharedCallsFrame;
 import io.fiberjvm.runtime.RuntimeContext;
+import io.fiberjvm.transport.InboundReader;
 
 /**
  * The parent's side of one manager: the session its process opened, and the calls sent and not answered
@@ -130,8 +131,20 @@ final class ManagerSession implements AsyncManager {
 		return attached.asMono();
 	}
 
+	/**
+	 * How the transport reads what comes up the session: an answer whose value is a large array of numbers or bytes
+	 * is read into its array as it arrives, anything else whole.
+	 */
+	InboundReader<Arrived> reader() {
+		return AnswerFrame.reader(values, answer -> new Arrived(null, answer), frame -> new Arrived(frame, null));
+	}
+
+	/** A frame from the manager, whole, or an answer whose value was read as it arrived. */
+	record Arrived(byte @Nullable [] frame, @Nullable Answer answer) {
+	}
+
 	/** The manager process opened its session: calls go down it, answers come up. */
-	Flux<byte[]> attach(Publisher<byte[]> answers) {
+	Flux<byte[]> attach(Publisher<Arrived> answers) {
 		return Flux.create(sink -> {
 			synchronized (this) {
 				if (out != null || lost != null) {
@@ -141,7 +154,9 @@ final class ManagerSession implements AsyncManager {
 				out = sink;
 			}
 			sink.onCancel(() -> lost("its session was cancelled"));
-			Flux.from(answers).subscribe(this::receive, error -> lost("its connection failed (" + error.getMessage() + ")"),
+			Flux.from(answers).subscribe(this::receive, error -> lost(error instanceof CodecException
+							? "it sent a malformed frame (" + error.getMessage() + ")"
+							: "its connection failed (" + error.getMessage() + ")"),
 					() -> lost("it ended its session"));
 		}, FluxSink.OverflowStrategy.BUFFER);
 	}
@@ -237,7 +252,12 @@ final class ManagerSession implements AsyncManager {
 	}
 
 	/** A frame from the manager: its ready word, a shared-call report, or a call's answer. */
-	private void receive(byte[] frame) {
+	private void receive(Arrived arrived) {
+		if (arrived.answer() != null) {
+			answer(arrived.answer());
+			return;
+		}
+		byte[] frame = Objects.requireNonNull(arrived.frame(), "a frame that is not an answer read as it arrived");
 		try {
 			switch (FrameHeaderCodec.kind(frame)) {
 				case READY -> {

@@ -2,15 +2,19 @@ package io.fiberjvm.internal.frames;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 
 import io.fiberjvm.codec.ShippedValues;
+import io.fiberjvm.transport.Outbound;
 
 /**
  * The answer to one task or call, as pools' result frames and managers' answers both carry it: a value, or an
  * encoded remote error. An answer read from a frame holds a view of the frame's bytes, not a copy; or, when its
- * frame was read as it arrived ({@link ResultsFrame#reader}), the value itself, which no answer sent holds.
+ * frame was read as it arrived ({@link ResultsFrame#reader}, {@link AnswerFrame#reader}), the value itself, which no answer sent holds.
  *
  * @param id the task attempt's or call's id
  * @param failed whether {@code value} is an error as {@link io.fiberjvm.RemoteException#encode} wrote it, in UTF-8
@@ -53,6 +57,20 @@ public record Answer(long id, boolean failed, @Nullable ByteBuffer value, @Nulla
 		return decoded != null ? decoded : values.read(value, what);
 	}
 
+	/**
+	 * {@code frame}, which carries {@code answers}, as a datum to send; the buffers of their values go to
+	 * {@code giveBack} once nothing reads them (to be written into again): at once when the frame is a copy of them,
+	 * else, when the frame is the sole answer's own array, once the transport lets it go.
+	 */
+	public static Outbound outbound(byte[] frame, List<Answer> answers, Consumer<@Nullable ByteBuffer> giveBack) {
+		ByteBuffer sole = answers.size() == 1 ? answers.get(0).value() : null;
+		if (sole != null && sole.hasArray() && sole.array() == frame) {
+			return Outbound.of(frame, () -> giveBack.accept(sole));
+		}
+		answers.forEach(answer -> giveBack.accept(answer.value()));
+		return Outbound.of(frame);
+	}
+
 	/** The bytes this answer takes in a frame. */
 	int size() {
 		return 8 + 1 + FrameWriter.sizeOf(sent());
@@ -79,6 +97,18 @@ public record Answer(long id, boolean failed, @Nullable ByteBuffer value, @Nulla
 			throw new IllegalStateException("an answer read as it arrived has no bytes to send on");
 		}
 		return value;
+	}
+
+	/**
+	 * What makes the answer from its value read as it arrived, when {@code head} (at an answer's id) is the head of an
+	 * answer carrying a value of {@code valueBytes} bytes, not an error; null when it says otherwise.
+	 */
+	static @Nullable Function<Object, Answer> sole(ByteBuffer head, int valueBytes) {
+		long id = head.getLong();
+		if (head.get() != 0 || head.getInt() != valueBytes) {
+			return null;
+		}
+		return value -> new Answer(id, false, null, value);
 	}
 
 	static Answer read(FrameReader in) {

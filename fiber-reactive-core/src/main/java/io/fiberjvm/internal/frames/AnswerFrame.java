@@ -1,8 +1,12 @@
 package io.fiberjvm.internal.frames;
 
+import java.util.Objects;
+import java.util.function.Function;
+
 import org.jspecify.annotations.Nullable;
 
 import io.fiberjvm.codec.ShippedValues;
+import io.fiberjvm.transport.InboundReader;
 
 /** The answer to one manager call or shared-object operation. */
 public final class AnswerFrame {
@@ -30,6 +34,22 @@ public final class AnswerFrame {
 		FrameWriter out = FrameWriter.of(FrameKind.ANSWER, 0, answer.size());
 		answer.write(out);
 		return out.array();
+	}
+
+	/**
+	 * Reads the frames a manager sends up its session where the transport received them: an answer whose value is a
+	 * large array of numbers or bytes goes straight into its array and becomes {@code answered}'s; any other frame,
+	 * answers among them, goes whole to {@code other}.
+	 */
+	public static <F> InboundReader<F> reader(ShippedValues values, Function<Answer, F> answered, Function<byte[], F> other) {
+		Objects.requireNonNull(answered, "answered");
+		return new SoleValueReader<>(values, ROOM, (head, valueBytes) -> {
+			if (head.get() != FrameKind.ANSWER.code() || head.get() != 0) {
+				return null;
+			}
+			Function<Object, Answer> answer = Answer.sole(head, valueBytes);
+			return answer == null ? null : value -> answered.apply(answer.apply(value));
+		}, Objects.requireNonNull(other, "other"));
 	}
 
 	public static Answer decode(byte[] frame) {

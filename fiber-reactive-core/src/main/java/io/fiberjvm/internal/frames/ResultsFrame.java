@@ -74,12 +74,8 @@ public record ResultsFrame(boolean lastOfChunk, long elapsedNanos, List<Answer> 
 		if (head.getInt() != 1) {
 			return null;
 		}
-		long id = head.getLong();
-		// A value, not an error.
-		if (head.get() != 0 || head.getInt() != valueBytes) {
-			return null;
-		}
-		return value -> new ResultsFrame(flags == LAST_OF_CHUNK, elapsed, List.of(new Answer(id, false, null, value)));
+		Function<Object, Answer> answer = Answer.sole(head, valueBytes);
+		return answer == null ? null : value -> new ResultsFrame(flags == LAST_OF_CHUNK, elapsed, List.of(answer.apply(value)));
 	}
 
 	public static ResultsFrame decode(byte[] frame) {

@@ -1,6 +1,5 @@
 package io.fiberjvm.internal.pool;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -68,15 +67,7 @@ final class TaskRunner {
 	 * nothing reads them: at once when the frame is a copy, else when the transport lets the frame go.
 	 */
 	private void send(ResultsFrame results) {
-		byte[] frame = results.encode();
-		List<Answer> answers = results.answers();
-		ByteBuffer sole = answers.size() == 1 ? answers.get(0).value() : null;
-		if (sole != null && sole.hasArray() && sole.array() == frame) {
-			send.accept(Outbound.of(frame, () -> codec.giveBack(sole)));
-			return;
-		}
-		send.accept(Outbound.of(frame));
-		answers.forEach(answer -> codec.giveBack(answer.value()));
+		send.accept(Answer.outbound(results.encode(), results.answers(), codec::giveBack));
 	}
 
 	/** The chunk's function: read from it the first time, else from the cache. */

@@ -10,12 +10,13 @@ import org.junit.jupiter.api.Test;
 
 import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.codec.ShippedValues;
+import io.fiberjvm.transport.InboundReader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * A chunk or results frame read as its bytes arrive: a large sole array goes straight into its array, anything else
+ * A chunk, results frame or manager's answer read as its bytes arrive: a large sole array goes straight into its array, anything else
  * is what decoding the whole frame makes, in runs cut anywhere.
  */
 class SoleValueReaderTest {
@@ -67,6 +68,40 @@ class SoleValueReaderTest {
 				});
 			}
 		}
+	}
+
+	@Test
+	void aLargeArrayInAManagersAnswerIsReadIntoItsArrayAsItArrives() {
+		byte[] frame = AnswerFrame.encode(AnswerFrame.answer(6, values, weights, "weights"));
+		for (IntUnaryOperator cut : cuts()) {
+			Object read = InRuns.read(managerReader(), frame, cut);
+			assertThat(read).isInstanceOfSatisfying(Answer.class, answer -> {
+				assertThat(answer.id()).isEqualTo(6);
+				assertThat(answer.failed()).isFalse();
+				assertThat(answer.value()).as("no bytes held").isNull();
+				assertThat(answer.result(values, "the result")).isEqualTo(weights);
+			});
+		}
+	}
+
+	@Test
+	void everyOtherFrameFromAManagerGoesWhole() {
+		List<byte[]> frames = List.of(
+				AnswerFrame.encode(Answer.of(2, values.write(7, "x"))),
+				AnswerFrame.encode(Answer.failure(2, "x".repeat(100_000))),
+				AnswerFrame.encode(Answer.of(2, values.write(new ArrayList<>(List.of(new byte[200_000])), "a list"))),
+				ReadyFrame.encode("y".repeat(100_000)));
+		for (byte[] frame : frames) {
+			for (IntUnaryOperator cut : cuts()) {
+				assertThat(InRuns.read(managerReader(), frame, cut)).isInstanceOfSatisfying(byte[].class,
+						whole -> assertThat(whole).isEqualTo(frame));
+			}
+		}
+	}
+
+	/** A manager's reader that gives an answer read as it arrived, or a frame whole. */
+	private InboundReader<Object> managerReader() {
+		return AnswerFrame.reader(values, answer -> answer, frame -> frame);
 	}
 
 	@Test
