@@ -76,17 +76,20 @@ final class ManagerHost implements ProcessTarget {
 		Map<String, Method> methods = new ConcurrentHashMap<>();
 		// The parent sends no call before this process's ready word, which goes up once the session is open.
 		@SuppressWarnings("unchecked")
-		ParentSession<byte[]>[] session = new ParentSession[1];
+		ParentSession<Down>[] session = new ParentSession[1];
 		Answers answers = new Answers(values, maxError, frame -> session[0].send(frame));
 		Duration timeout = runtime.config().get(ConfigKeys.START_TIMEOUT);
 		Map<Long, SequenceOut> streams = new ConcurrentHashMap<>();
 		session[0] = ParentSession.open(Objects.requireNonNull(runtime.connectionTo(parent).block(timeout), "a connection to the parent"), route,
-				"the manager", frame -> {
-					if (FrameHeaderCodec.kind(frame) == FrameKind.DEMAND) {
+				"the manager", CallFrame.reader(values, call -> new Down(call, null), frame -> new Down(null, frame)), down -> {
+					byte[] frame = down.frame();
+					if (frame != null && FrameHeaderCodec.kind(frame) == FrameKind.DEMAND) {
 						demand(DemandFrame.decode(frame), streams);
 					}
 					else {
-						call(CallFrame.decode(frame), objects, methods, threads, values, answers, streams);
+						CallFrame call = down.call();
+						call(call != null ? call : CallFrame.decode(Objects.requireNonNull(frame, "a frame")),
+								objects, methods, threads, values, answers, streams);
 					}
 				});
 		// Shared objects are served by this process to every process of the run; the parent learns where first.
@@ -208,7 +211,7 @@ final class ManagerHost implements ProcessTarget {
 		@Nullable Object[] args = new Object[call.args().size()];
 		for (int i = 0; i < args.length; i++) {
 			int index = i;
-			args[i] = values.read(call.args().get(index), "argument " + index + " of the constructor of " + call.name());
+			args[i] = call.argument(index, values, "argument " + index + " of the constructor of " + call.name());
 		}
 		if (registration.factory() != null) {
 			java.util.function.Function<@Nullable Object[], Object> factory = values.readFunction(
@@ -283,7 +286,7 @@ final class ManagerHost implements ProcessTarget {
 		@Nullable Object[] args = new Object[call.args().size()];
 		for (int i = 0; i < args.length; i++) {
 			// Handles (queues, shared objects) passed as arguments are read as handles of this process.
-			args[i] = values.read(call.args().get(i), "argument " + i + " of " + call.name());
+			args[i] = call.argument(i, values, "argument " + i + " of " + call.name());
 		}
 		return args;
 	}
@@ -319,6 +322,10 @@ final class ManagerHost implements ProcessTarget {
 		Object copy = java.lang.reflect.Array.newInstance(array.getClass().getComponentType(), length);
 		System.arraycopy(array, 0, copy, 0, length);
 		return copy;
+	}
+
+	/** A frame down the session, whole, or a call whose sole argument was read as it arrived. */
+	private record Down(@Nullable CallFrame call, byte @Nullable [] frame) {
 	}
 
 	/** Sends answers up the session, from many object threads: a value, or an error cut to fit a frame. */

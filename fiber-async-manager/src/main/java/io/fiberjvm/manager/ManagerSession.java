@@ -1,5 +1,6 @@
 package io.fiberjvm.manager;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,8 +51,16 @@ final class ManagerSession implements AsyncManager {
 	record Shared(String manager, String address, String prefix, RuntimeContext runtime) {
 	}
 
-	/** A call sent and not answered: what it was, for errors, where its result goes, and when it left. */
-	private record Pending(String what, Sinks.One<Object> result, long sentAt) {
+	/**
+	 * A call sent and not answered: what it was, for errors, where its result goes, when it left, and the buffer of
+	 * its sole argument, which goes back to the codec once the answer shows the manager read it.
+	 */
+	private record Pending(String what, Sinks.One<Object> result, long sentAt, @Nullable ByteBuffer argument) {
+	}
+
+	/** The buffer of a call's sole argument, which its frame may be written in, or null. */
+	private static @Nullable ByteBuffer sole(List<ByteBuffer> encoded) {
+		return encoded.size() == 1 ? encoded.get(0) : null;
 	}
 
 	private final String name;
@@ -182,9 +191,9 @@ final class ManagerSession implements AsyncManager {
 	 * asks for them, and it ends with the call's answer.
 	 */
 	Flux<Object> stream(long object, String method, List<String> parameterTypes, Object[] args, String what) {
-		List<byte[]> encoded;
+		List<ByteBuffer> encoded;
 		try {
-			encoded = Arguments.encode(values, args, what);
+			encoded = Arguments.encode(values, args, method, parameterTypes, what);
 		}
 		catch (CodecException e) {
 			return Flux.error(e);
@@ -200,8 +209,8 @@ final class ManagerSession implements AsyncManager {
 				down(new DemandFrame(id, -1).encode());
 			}
 		});
-		byte[] frame = CallFrame.of(CallFrame.Mode.CALL_MANY, id, object, method, parameterTypes, encoded).encode();
-		String gone = register(id, new Pending(what, end, System.nanoTime()), in, frame);
+		byte[] frame = new CallFrame(CallFrame.Mode.CALL_MANY, id, object, method, parameterTypes, encoded).encode();
+		String gone = register(id, new Pending(what, end, System.nanoTime(), sole(encoded)), in, frame);
 		if (gone != null) {
 			return Flux.error(new ManagerLostException("manager " + name + " was lost (" + gone + "); cannot run " + what));
 		}
@@ -234,17 +243,17 @@ final class ManagerSession implements AsyncManager {
 
 	/** Sends a call now and returns its result, replayed to every subscriber. */
 	Mono<Object> send(CallFrame.Mode mode, long object, String name, List<String> parameterTypes, Object[] args, String what) {
-		List<byte[]> encoded;
+		List<ByteBuffer> encoded;
 		try {
-			encoded = Arguments.encode(values, args, what);
+			encoded = Arguments.encode(values, args, name, parameterTypes, what);
 		}
 		catch (CodecException e) {
 			return Mono.error(e);
 		}
 		long id = calls.incrementAndGet();
 		Sinks.One<Object> result = Sinks.one();
-		byte[] frame = CallFrame.of(mode, id, object, name, parameterTypes, encoded).encode();
-		String gone = register(id, new Pending(what, result, System.nanoTime()), null, frame);
+		byte[] frame = new CallFrame(mode, id, object, name, parameterTypes, encoded).encode();
+		String gone = register(id, new Pending(what, result, System.nanoTime(), sole(encoded)), null, frame);
 		if (gone != null) {
 			return Mono.error(new ManagerLostException("manager " + name + " was lost (" + gone + "); cannot run " + what));
 		}
@@ -288,6 +297,8 @@ final class ManagerSession implements AsyncManager {
 		if (call == null) {
 			return;
 		}
+		// Answered: the call's frame was written whole, and its array may hold the next argument of its size.
+		values.giveBack(call.argument());
 		answered(call, answer.failed());
 		if (answer.failed()) {
 			call.result().tryEmitError(RemoteException.decode(answer.error()));

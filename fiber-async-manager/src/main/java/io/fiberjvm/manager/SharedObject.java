@@ -2,6 +2,7 @@ package io.fiberjvm.manager;
 
 import java.io.ObjectStreamException;
 import java.io.Serializable;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 
@@ -65,8 +66,8 @@ abstract class SharedObject implements Serializable {
 	final Mono<Object> call(String operation, Object... args) {
 		return Mono.defer(() -> {
 			ShippedValues values = shared.runtime().values();
-			List<byte[]> encoded = Arguments.encode(values, args, operation + " on " + description);
-			byte[] frame = CallFrame.of(CallFrame.Mode.CALL, 0, 0, operation, List.of(), encoded).encode();
+			List<ByteBuffer> encoded = Arguments.encode(values, args, operation, List.of(), operation + " on " + description);
+			byte[] frame = new CallFrame(CallFrame.Mode.CALL, 0, 0, operation, List.of(), encoded).encode();
 			return shared.runtime().connectionTo(Endpoint.parse(shared.address()))
 					.flatMap(connection -> connection.requestResponse(route + operation, frame))
 					// Only a failure to reach the manager means it is lost; the operation's own errors pass as they are.

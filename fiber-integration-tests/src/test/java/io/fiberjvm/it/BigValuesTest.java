@@ -66,6 +66,30 @@ class BigValuesTest extends WholeValueTransfers {
 	}
 
 	@Test
+	void managerArgumentsOfOneSizeEachArriveAsSentOneAfterAnotherAndAtOnce() {
+		// 4 MiB: written into arrays the codec lends and takes back once each call is answered.
+		int length = 4 * 1024 * 1024 / 8;
+		try (Fiber fiber = open()) {
+			AsyncManager manager = AsyncManager.on(fiber).register(Weights.class, Store.class).name("reused").start().block(LONG);
+			Weights weights = manager.create(Weights.class);
+			StepVerifier.create(weights.swap(values(length, 0)).map(v -> v.length)).expectNext(0).verifyComplete();
+			for (int i = 1; i < 6; i++) {
+				StepVerifier.create(weights.swap(values(length, i)).map(WholeValueTransfers::probe))
+						.expectNext(probe(values(length, i - 1))).verifyComplete();
+			}
+			// At once: the calls run one by one on the object, each handing back the array the one before it left.
+			List<String> handedBack = reactor.core.publisher.Flux.range(10, 6)
+					.flatMap(i -> weights.swap(values(length, i)).map(WholeValueTransfers::probe))
+					.collectList().block(LONG);
+			String last = weights.swap(new double[0]).map(WholeValueTransfers::probe).block(LONG);
+			List<String> all = new java.util.ArrayList<>(handedBack);
+			all.add(last);
+			assertThat(all).containsExactlyInAnyOrderElementsOf(java.util.stream.IntStream.of(5, 10, 11, 12, 13, 14, 15)
+					.mapToObj(i -> probe(values(length, i))).toList());
+		}
+	}
+
+	@Test
 	void aValueOverMaxValueSizeIsRefusedAtTheSendersCallNamingTheKey() {
 		try (Fiber fiber = Fiber.builder().set("max-value-size", "1Mi").open(); FiberPool pool = fiber.pool(1).open()) {
 			double[] over = new double[200_000];

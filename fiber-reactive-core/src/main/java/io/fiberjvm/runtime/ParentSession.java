@@ -75,8 +75,14 @@ public final class ParentSession<T> {
 
 	/** A session whose frames down go to {@code handler}, on the connection's thread, in order, as fast as they come. */
 	public static ParentSession<byte[]> open(Connection parent, String route, String service, Consumer<byte[]> handler) {
-		return new ParentSession<>(Objects.requireNonNull(service, "service"), Long.MAX_VALUE,
-				Objects.requireNonNull(handler, "handler")).start(parent, route, InboundReader.bytes());
+		return open(parent, route, service, InboundReader.bytes(), handler);
+	}
+
+	/** As {@link #open(Connection, String, String, Consumer)}, with frames down read by {@code reader}. */
+	public static <T> ParentSession<T> open(Connection parent, String route, String service, InboundReader<T> reader,
+			Consumer<T> handler) {
+		return new ParentSession<T>(Objects.requireNonNull(service, "service"), Long.MAX_VALUE,
+				Objects.requireNonNull(handler, "handler")).start(parent, route, reader);
 	}
 
 	private ParentSession<T> start(Connection parent, String route, InboundReader<T> reader) {

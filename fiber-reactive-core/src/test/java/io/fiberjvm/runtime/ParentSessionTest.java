@@ -1,8 +1,10 @@
 package io.fiberjvm.runtime;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -10,6 +12,8 @@ import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Sinks;
 
 import io.fiberjvm.FiberException;
+import io.fiberjvm.transport.InboundAssembly;
+import io.fiberjvm.transport.InboundReader;
 import io.fiberjvm.transport.Routes;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -92,6 +96,30 @@ class ParentSessionTest {
 		assertThat(handled).hasSize(100).startsWith("call 0").endsWith("call 99");
 		assertThat(requested.get()).as("as fast as they come").isEqualTo(Long.MAX_VALUE);
 		assertThatThrownBy(session::take).isInstanceOf(IllegalStateException.class).hasMessageContaining("handler");
+	}
+
+	@Test
+	void aHandlerGetsWhatItsReaderMakesOfEachFrame() {
+		List<String> handled = new CopyOnWriteArrayList<>();
+		InboundReader<String> shouting = size -> {
+			InboundAssembly<byte[]> whole = InboundReader.bytes().begin(size);
+			return new InboundAssembly<>() {
+				@Override
+				public void take(ByteBuffer bytes) {
+					whole.take(bytes);
+				}
+
+				@Override
+				public String end() {
+					return text(whole.end()).toUpperCase(Locale.ROOT);
+				}
+			};
+		};
+		ParentSession<String> session = ParentSession.open(parent, ROUTE, "the manager", shouting, handled::add);
+		down.tryEmitNext(bytes("call"));
+		down.tryEmitComplete();
+		session.await();
+		assertThat(handled).containsExactly("CALL");
 	}
 
 	@Test

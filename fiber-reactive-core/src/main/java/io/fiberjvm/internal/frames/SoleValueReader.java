@@ -1,8 +1,10 @@
 package io.fiberjvm.internal.frames;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 import org.jspecify.annotations.Nullable;
 
@@ -12,10 +14,11 @@ import io.fiberjvm.transport.InboundAssembly;
 import io.fiberjvm.transport.InboundReader;
 
 /**
- * Reads frames of one kind where the transport received them. A large frame that is a head of fixed size and then
- * one value (the layout {@link ShippedValues#writeAfter} leaves room for), whose value is an array of numbers or
- * bytes, has that array filled straight from the frame's runs of bytes as they arrive: the value is never held as
- * bytes on this side. Any other frame is copied into an array of its own and decoded whole, as before.
+ * Reads frames of one kind where the transport received them. A large frame that is a head and then one value (the
+ * layout {@link ShippedValues#writeAfter} leaves room for), whose value is an array of numbers or bytes, has that
+ * array filled straight from the frame's runs of bytes as they arrive: the value is never held as bytes on this side.
+ * Any other frame is copied into an array of its own and decoded whole, as before. A head is of a fixed size, or says
+ * its size in its first bytes (a call's head, whose method name and parameter types vary).
  *
  * @param <F> the frame
  */
@@ -35,14 +38,26 @@ final class SoleValueReader<F> implements InboundReader<F> {
 		@Nullable Function<Object, F> sole(ByteBuffer head, int valueBytes);
 	}
 
+	/** The most bytes a head may say it takes; a frame whose head says more is read whole. */
+	static final int MAX_HEAD = 64 << 10;
+
 	private final ShippedValues values;
-	/** The bytes of a head. */
-	private final int room;
+	/** The first bytes of a head, which say its size. */
+	private final int prefix;
+	/** The bytes of a head, given its first {@link #prefix} bytes; outside {@code prefix..MAX_HEAD} when it is not one. */
+	private final ToIntFunction<ByteBuffer> room;
 	private final Head<F> head;
 	private final Function<byte[], F> decode;
 
+	/** A reader of frames whose head takes {@code room} bytes. */
 	SoleValueReader(ShippedValues values, int room, Head<F> head, Function<byte[], F> decode) {
+		this(values, room, first -> room, head, decode);
+	}
+
+	/** A reader of frames whose head's first {@code prefix} bytes say its size, as {@code room} reads it from them. */
+	SoleValueReader(ShippedValues values, int prefix, ToIntFunction<ByteBuffer> room, Head<F> head, Function<byte[], F> decode) {
 		this.values = Objects.requireNonNull(values, "values");
+		this.prefix = prefix;
 		this.room = room;
 		this.head = head;
 		this.decode = decode;
@@ -50,7 +65,7 @@ final class SoleValueReader<F> implements InboundReader<F> {
 
 	@Override
 	public InboundAssembly<F> begin(int size) {
-		if (size < Math.max(LARGE, room + 1)) {
+		if (size < Math.max(LARGE, prefix + 1)) {
 			InboundAssembly<byte[]> whole = InboundReader.bytes().begin(size);
 			return new InboundAssembly<>() {
 				@Override
@@ -71,16 +86,18 @@ final class SoleValueReader<F> implements InboundReader<F> {
 	private final class Arriving implements InboundAssembly<F> {
 
 		private final int size;
-		/** The head and the value's first byte, which says what the value is. */
-		private final byte[] first;
+		/** The head's first bytes, then, once they say its size, the head and the value's first byte, which says what the value is. */
+		private byte[] first;
 		private int firstFilled;
+		/** The head's size, once its first bytes are in. */
+		private int headSize = -1;
 		private @Nullable ArrivingArray value;
 		private @Nullable Function<Object, F> frame;
 		private @Nullable InboundAssembly<byte[]> whole;
 
 		Arriving(int size) {
 			this.size = size;
-			this.first = new byte[room + 1];
+			this.first = new byte[prefix];
 		}
 
 		@Override
@@ -100,15 +117,32 @@ final class SoleValueReader<F> implements InboundReader<F> {
 			if (firstFilled < first.length) {
 				return;
 			}
-			frame = head.sole(ByteBuffer.wrap(first, 0, room), size - room);
-			value = frame == null ? null : values.arriving(first[room], size - first.length);
-			if (value == null) {
-				whole = InboundReader.bytes().begin(size);
-				whole.take(ByteBuffer.wrap(first));
+			if (headSize < 0) {
+				headSize = room.applyAsInt(ByteBuffer.wrap(first).asReadOnlyBuffer());
+				if (headSize >= prefix && headSize <= MAX_HEAD && headSize < size) {
+					first = Arrays.copyOf(first, headSize + 1);
+				}
+				else {
+					readWhole();
+				}
+			}
+			else {
+				frame = head.sole(ByteBuffer.wrap(first, 0, headSize), size - headSize);
+				value = frame == null ? null : values.arriving(first[headSize], size - first.length);
+				if (value == null) {
+					readWhole();
+				}
 			}
 			if (in.hasRemaining()) {
 				take(in);
 			}
+		}
+
+		/** Not a head and one such value: the frame is read as bytes, those taken so far first. */
+		private void readWhole() {
+			InboundAssembly<byte[]> bytes = InboundReader.bytes().begin(size);
+			bytes.take(ByteBuffer.wrap(first, 0, firstFilled));
+			whole = bytes;
 		}
 
 		@Override

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * A chunk, results frame or manager's answer read as its bytes arrive: a large sole array goes straight into its array, anything else
+ * A chunk, results frame, manager's call or answer read as its bytes arrive: a large sole array goes straight into its array, anything else
  * is what decoding the whole frame makes, in runs cut anywhere.
  */
 class SoleValueReaderTest {
@@ -99,6 +99,67 @@ class SoleValueReaderTest {
 		}
 	}
 
+	@Test
+	void aLargeArrayAloneInACallIsReadIntoItsArrayAsItArrives() {
+		List<String> types = List.of("double[]");
+		for (String method : List.of("setWeights", "m".repeat(3_000))) {
+			byte[] frame = new CallFrame(CallFrame.Mode.CALL_MANY, 8, 2, method, types, List.of(values.writeAfter(
+					CallFrame.room(method, types), weights, "weights"))).encode();
+			assertThat(CallFrame.decode(frame).argument(0, values, "decoded whole")).isEqualTo(weights);
+			for (IntUnaryOperator cut : cuts()) {
+				assertThat(InRuns.read(callReader(), frame, cut)).isInstanceOfSatisfying(CallFrame.class, call -> {
+					assertThat(call.mode()).isEqualTo(CallFrame.Mode.CALL_MANY);
+					assertThat(call.id()).isEqualTo(8);
+					assertThat(call.object()).isEqualTo(2);
+					assertThat(call.name()).isEqualTo(method);
+					assertThat(call.parameterTypes()).isEqualTo(types);
+					assertThat(call.args()).as("no bytes held").containsExactly((ByteBuffer) null);
+					assertThat(call.argument(0, values, "the argument")).isEqualTo(weights);
+				});
+			}
+		}
+	}
+
+	@Test
+	void everyOtherFrameDownAManagersSessionGoesWhole() {
+		byte[] big = new byte[200_000];
+		List<byte[]> frames = List.of(
+				// Small.
+				new CallFrame(CallFrame.Mode.CALL, 1, 1, "step", List.of("int"), List.of(ByteBuffer.wrap(values.write(1, "x")))).encode(),
+				// Large, in two arguments.
+				new CallFrame(CallFrame.Mode.CALL, 1, 1, "m", List.of(), List.of(ByteBuffer.wrap(values.write(weights, "w")),
+						ByteBuffer.wrap(values.write(weights, "w")))).encode(),
+				// Large, Java-serialized.
+				new CallFrame(CallFrame.Mode.CREATE, 1, 1, "a.B", List.of(), List.of(ByteBuffer.wrap(values.write(
+						new ArrayList<>(List.of(big)), "a list")))).encode(),
+				// Large, with a head too long to be read first.
+				new CallFrame(CallFrame.Mode.CALL, 1, 1, "m".repeat(70_000), List.of(), List.of(values.writeAfter(
+						CallFrame.room("m".repeat(70_000), List.of()), weights, "w"))).encode(),
+				new DemandFrame(3, 100).encode());
+		for (byte[] frame : frames) {
+			for (IntUnaryOperator cut : cuts()) {
+				assertThat(InRuns.read(callReader(), frame, cut)).isInstanceOfSatisfying(byte[].class,
+						whole -> assertThat(whole).isEqualTo(frame));
+			}
+		}
+	}
+
+	@Test
+	void aCallWhoseHeadMisstatesItsSizeIsRefusedWhenDecodedWhole() {
+		byte[] frame = new CallFrame(CallFrame.Mode.CALL, 8, 2, "m", List.of(), List.of(values.writeAfter(
+				CallFrame.room("m", List.of()), weights, "weights"))).encode();
+		ByteBuffer.wrap(frame).putInt(FrameHeaderCodec.SIZE, CallFrame.room("m", List.of()) + 1);
+		Object read = InRuns.read(callReader(), frame, run -> 1000);
+		assertThat(read).isInstanceOf(byte[].class);
+		assertThatThrownBy(() -> CallFrame.decode((byte[]) read)).isInstanceOf(CodecException.class)
+				.hasMessageContaining("malformed").hasMessageContaining("its head says");
+	}
+
+	/** A manager host's reader that gives a call read as it arrived, or a frame whole. */
+	private InboundReader<Object> callReader() {
+		return CallFrame.reader(values, call -> call, frame -> frame);
+	}
+
 	/** A manager's reader that gives an answer read as it arrived, or a frame whole. */
 	private InboundReader<Object> managerReader() {
 		return AnswerFrame.reader(values, answer -> answer, frame -> frame);
@@ -161,5 +222,11 @@ class SoleValueReaderTest {
 		assertThatThrownBy(results::encode).isInstanceOf(IllegalStateException.class).hasMessageContaining("no bytes to send on");
 		assertThatThrownBy(() -> new ChunkFrame.Task(2, ByteBuffer.allocate(1), weights)).isInstanceOf(IllegalArgumentException.class);
 		assertThatThrownBy(() -> new Answer(2, true, null, weights)).isInstanceOf(IllegalArgumentException.class);
+		List<ByteBuffer> none = new ArrayList<>();
+		none.add(null);
+		CallFrame call = new CallFrame(CallFrame.Mode.CALL, 1, 1, "m", List.of(), none, weights);
+		assertThatThrownBy(call::encode).isInstanceOf(IllegalStateException.class).hasMessageContaining("no bytes to send on");
+		assertThatThrownBy(() -> new CallFrame(CallFrame.Mode.CALL, 1, 1, "m", List.of(), List.of(), weights))
+				.isInstanceOf(IllegalArgumentException.class);
 	}
 }
