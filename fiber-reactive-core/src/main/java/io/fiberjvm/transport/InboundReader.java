@@ -2,6 +2,7 @@ package io.fiberjvm.transport;
 
 import java.nio.ByteBuffer;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * Reads each datum a request-channel receives as its bytes arrive, from the memory the transport received them
@@ -25,6 +26,25 @@ public interface InboundReader<T> {
 	/** A reader that copies each datum into an array of its own, as {@code byte[]} channels receive them. */
 	static InboundReader<byte[]> bytes() {
 		return ArrayAssembly::new;
+	}
+
+	/** A reader that copies each datum into an array of its own, as {@link #bytes()} does, and reads that with {@code decode}. */
+	static <T> InboundReader<T> bytes(Function<byte[], ? extends T> decode) {
+		Objects.requireNonNull(decode, "decode");
+		return size -> {
+			InboundAssembly<byte[]> whole = new ArrayAssembly(size);
+			return new InboundAssembly<>() {
+				@Override
+				public void take(ByteBuffer bytes) {
+					whole.take(bytes);
+				}
+
+				@Override
+				public T end() {
+					return decode.apply(whole.end());
+				}
+			};
+		};
 	}
 
 	/** What {@code reader} makes of {@code datum} handed over whole, as from a peer in this process. */

@@ -1,6 +1,5 @@
 package io.fiberjvm.runtime;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -12,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Sinks;
 
 import io.fiberjvm.FiberException;
-import io.fiberjvm.transport.InboundAssembly;
 import io.fiberjvm.transport.InboundReader;
 import io.fiberjvm.transport.Routes;
 
@@ -101,20 +99,7 @@ class ParentSessionTest {
 	@Test
 	void aHandlerGetsWhatItsReaderMakesOfEachFrame() {
 		List<String> handled = new CopyOnWriteArrayList<>();
-		InboundReader<String> shouting = size -> {
-			InboundAssembly<byte[]> whole = InboundReader.bytes().begin(size);
-			return new InboundAssembly<>() {
-				@Override
-				public void take(ByteBuffer bytes) {
-					whole.take(bytes);
-				}
-
-				@Override
-				public String end() {
-					return text(whole.end()).toUpperCase(Locale.ROOT);
-				}
-			};
-		};
+		InboundReader<String> shouting = InboundReader.bytes(frame -> text(frame).toUpperCase(Locale.ROOT));
 		ParentSession<String> session = ParentSession.open(parent, ROUTE, "the manager", shouting, handled::add);
 		down.tryEmitNext(bytes("call"));
 		down.tryEmitComplete();

@@ -109,6 +109,16 @@ class RoutesTest {
 	}
 
 	@Test
+	void theArrayReaderWithADecoderDecodesEachDatumOnceItIsWhole() {
+		InboundAssembly<Integer> sum = InboundReader.bytes(bytes -> bytes[0] + bytes[1] + bytes[2]).begin(3);
+		sum.take(java.nio.ByteBuffer.wrap(new byte[] {1, 2}));
+		assertThatThrownBy(sum::end).isInstanceOf(IllegalStateException.class).hasMessage("a datum of 3 bytes ended after 2");
+		sum.take(java.nio.ByteBuffer.wrap(new byte[] {3}));
+		assertThat(sum.end()).isEqualTo(6);
+		assertThatThrownBy(() -> InboundReader.bytes(bytes -> bytes).begin(-1)).isInstanceOf(IllegalArgumentException.class);
+	}
+
+	@Test
 	void rawFireAndForget() {
 		List<String> seen = new CopyOnWriteArrayList<>();
 		Routes routes = Routes.empty().withFireAndForget("log", bytes -> Mono.fromRunnable(() -> seen.add(text(bytes))));

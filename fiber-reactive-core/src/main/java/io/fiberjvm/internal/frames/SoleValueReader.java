@@ -66,18 +66,7 @@ final class SoleValueReader<F> implements InboundReader<F> {
 	@Override
 	public InboundAssembly<F> begin(int size) {
 		if (size < Math.max(LARGE, prefix + 1)) {
-			InboundAssembly<byte[]> whole = InboundReader.bytes().begin(size);
-			return new InboundAssembly<>() {
-				@Override
-				public void take(ByteBuffer bytes) {
-					whole.take(bytes);
-				}
-
-				@Override
-				public F end() {
-					return decode.apply(whole.end());
-				}
-			};
+			return InboundReader.bytes(decode).begin(size);
 		}
 		return new Arriving(size);
 	}

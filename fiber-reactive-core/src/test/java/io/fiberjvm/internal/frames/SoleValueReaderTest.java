@@ -91,12 +91,7 @@ class SoleValueReaderTest {
 				AnswerFrame.encode(Answer.failure(2, "x".repeat(100_000))),
 				AnswerFrame.encode(Answer.of(2, values.write(new ArrayList<>(List.of(new byte[200_000])), "a list"))),
 				ReadyFrame.encode("y".repeat(100_000)));
-		for (byte[] frame : frames) {
-			for (IntUnaryOperator cut : cuts()) {
-				assertThat(InRuns.read(managerReader(), frame, cut)).isInstanceOfSatisfying(byte[].class,
-						whole -> assertThat(whole).isEqualTo(frame));
-			}
-		}
+		assertReadWhole(managerReader(), frames);
 	}
 
 	@Test
@@ -136,12 +131,7 @@ class SoleValueReaderTest {
 				new CallFrame(CallFrame.Mode.CALL, 1, 1, "m".repeat(70_000), List.of(), List.of(values.writeAfter(
 						CallFrame.room("m".repeat(70_000), List.of()), weights, "w"))).encode(),
 				new DemandFrame(3, 100).encode());
-		for (byte[] frame : frames) {
-			for (IntUnaryOperator cut : cuts()) {
-				assertThat(InRuns.read(callReader(), frame, cut)).isInstanceOfSatisfying(byte[].class,
-						whole -> assertThat(whole).isEqualTo(frame));
-			}
-		}
+		assertReadWhole(callReader(), frames);
 	}
 
 	@Test
@@ -153,6 +143,16 @@ class SoleValueReaderTest {
 		assertThat(read).isInstanceOf(byte[].class);
 		assertThatThrownBy(() -> CallFrame.decode((byte[]) read)).isInstanceOf(CodecException.class)
 				.hasMessageContaining("malformed").hasMessageContaining("its head says");
+	}
+
+	/** Asserts that {@code reader} hands each of {@code frames} on whole, in runs cut anywhere. */
+	private static void assertReadWhole(InboundReader<Object> reader, List<byte[]> frames) {
+		for (byte[] frame : frames) {
+			for (IntUnaryOperator cut : cuts()) {
+				assertThat(InRuns.read(reader, frame, cut)).isInstanceOfSatisfying(byte[].class,
+						whole -> assertThat(whole).isEqualTo(frame));
+			}
+		}
 	}
 
 	/** A manager host's reader that gives a call read as it arrived, or a frame whole. */
