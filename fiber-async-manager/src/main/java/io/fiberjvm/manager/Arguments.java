@@ -42,6 +42,11 @@ final class Arguments {
 		return encoded;
 	}
 
+	/** The buffer of a call's sole argument, which its frame may be written in; null when it has another count. */
+	static @Nullable ByteBuffer sole(List<ByteBuffer> encoded) {
+		return encoded.size() == 1 ? encoded.get(0) : null;
+	}
+
 	private static @Nullable ByteBuffer wrap(byte @Nullable [] bytes) {
 		return bytes == null ? null : ByteBuffer.wrap(bytes);
 	}

@@ -58,10 +58,6 @@ final class ManagerSession implements AsyncManager {
 	private record Pending(String what, Sinks.One<Object> result, long sentAt, @Nullable ByteBuffer argument) {
 	}
 
-	/** The buffer of a call's sole argument, which its frame may be written in, or null. */
-	private static @Nullable ByteBuffer sole(List<ByteBuffer> encoded) {
-		return encoded.size() == 1 ? encoded.get(0) : null;
-	}
 
 	private final String name;
 	private final ShippedValues values;
@@ -210,7 +206,7 @@ final class ManagerSession implements AsyncManager {
 			}
 		});
 		byte[] frame = new CallFrame(CallFrame.Mode.CALL_MANY, id, object, method, parameterTypes, encoded).encode();
-		String gone = register(id, new Pending(what, end, System.nanoTime(), sole(encoded)), in, frame);
+		String gone = register(id, new Pending(what, end, System.nanoTime(), Arguments.sole(encoded)), in, frame);
 		if (gone != null) {
 			return Flux.error(new ManagerLostException("manager " + name + " was lost (" + gone + "); cannot run " + what));
 		}
@@ -253,7 +249,7 @@ final class ManagerSession implements AsyncManager {
 		long id = calls.incrementAndGet();
 		Sinks.One<Object> result = Sinks.one();
 		byte[] frame = new CallFrame(mode, id, object, name, parameterTypes, encoded).encode();
-		String gone = register(id, new Pending(what, result, System.nanoTime(), sole(encoded)), null, frame);
+		String gone = register(id, new Pending(what, result, System.nanoTime(), Arguments.sole(encoded)), null, frame);
 		if (gone != null) {
 			return Mono.error(new ManagerLostException("manager " + name + " was lost (" + gone + "); cannot run " + what));
 		}
