@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -28,9 +29,10 @@ import io.fiberjvm.pool.FiberPool;
  * through a manager's method, against a raw loopback socket moving the same bytes to another JVM and back, in one
  * run; with the peak resident memory of the program and of the worker.
  *
- * <p>The contract: the three take turns, one round trip each, so that all meet the program's heap in
- * the same state: a collector that grows the heap for each new large array instead of collecting puts every
- * one on pages the kernel faults in afresh, a cost of the heap's state at the time and not of any one of them.
+ * <p>The contract: the three take turns, one round trip each and each first in turn, so that all meet the
+ * program's heap in the same state: a collector that grows the heap for each new large array instead of
+ * collecting puts every one on pages the kernel faults in afresh, a cost of the heap's state at the time and
+ * not of any one of them.
  * Each gets {@code --warmups} round trips (5), then {@code --runs} timed ones (15); the report gives the
  * median of each and the ratio raw / it (1.0 would be as fast as the socket). The raw
  * side's peer is {@link RawEcho} in a JVM of its own, which reads a length-prefixed message into an array
@@ -67,14 +69,17 @@ public final class BigValueHarness {
 			FiberFunction<double[], double[]> identity = v -> v;
 			Echo echo = AsyncManager.on(session).register(Echo.class, EchoObject.class).start().blockOptional()
 					.orElseThrow().create(Echo.class);
+			List<RoundTrip> sides = List.of(socket::seconds, () -> seconds(value, () -> pool.apply(identity, value).block()),
+					() -> seconds(value, () -> echo.echo(value).block()));
+			List<List<Double>> times = List.of(raw, fiber, managed);
 			for (int i = 0; i < warmups + runs; i++) {
-				double rawSeconds = socket.seconds();
-				double fiberSeconds = seconds(value, () -> pool.apply(identity, value).block());
-				double managerSeconds = seconds(value, () -> echo.echo(value).block());
-				if (i >= warmups) {
-					raw.add(rawSeconds);
-					fiber.add(fiberSeconds);
-					managed.add(managerSeconds);
+				// Each goes first in turn, so none always meets the heap another left.
+				for (int k = 0; k < sides.size(); k++) {
+					int side = (i + k) % sides.size();
+					double seconds = sides.get(side).seconds();
+					if (i >= warmups) {
+						times.get(side).add(seconds);
+					}
 				}
 			}
 			programPeak = peakMiB(ProcessHandle.current().pid());
@@ -91,6 +96,14 @@ public final class BigValueHarness {
 		System.out.printf(Locale.ROOT, "| manager call `echo(value)` | %.3f s | %.2f |%n", managerMedian, rawMedian / managerMedian);
 		System.out.printf(Locale.ROOT, "%npeak RSS: program %d MiB, worker %d MiB (value %d MiB)%n",
 				programPeak, workerPeak, mib);
+	}
+
+	/** One side's round trip. */
+	@FunctionalInterface
+	private interface RoundTrip {
+
+		/** Seconds one round trip takes. */
+		double seconds() throws IOException;
 	}
 
 	/** Seconds {@code roundTrip} takes, having checked that it gave {@code value} back. */
@@ -130,10 +143,23 @@ public final class BigValueHarness {
 
 		RawRoundTrip(int bytes) throws IOException {
 			this.listen = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-			this.echo = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-					"-Xmx" + Math.max(512, bytes * 3L / (1 << 20)) + "m", "-cp", System.getProperty("java.class.path"),
-					RawEcho.class.getName(), Integer.toString(listen.getLocalPort())).inheritIO().start();
-			this.socket = listen.accept();
+			Process started = null;
+			try {
+				// A peer that never connects fails the run instead of holding it.
+				listen.setSoTimeout(60_000);
+				started = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+						"-Xmx" + Math.max(512, bytes * 3L / (1 << 20)) + "m", "-cp", System.getProperty("java.class.path"),
+						RawEcho.class.getName(), Integer.toString(listen.getLocalPort())).inheritIO().start();
+				this.socket = listen.accept();
+			}
+			catch (IOException | RuntimeException e) {
+				if (started != null) {
+					started.destroyForcibly();
+				}
+				listen.close();
+				throw e;
+			}
+			this.echo = started;
 			socket.setTcpNoDelay(true);
 			this.out = new DataOutputStream(socket.getOutputStream());
 			this.in = new DataInputStream(socket.getInputStream());
@@ -157,7 +183,9 @@ public final class BigValueHarness {
 				out.flush();
 			}
 			finally {
-				echo.waitFor();
+				if (!echo.waitFor(60, TimeUnit.SECONDS)) {
+					echo.destroyForcibly();
+				}
 			}
 		}
 	}

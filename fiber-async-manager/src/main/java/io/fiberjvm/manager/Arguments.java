@@ -1,5 +1,6 @@
 package io.fiberjvm.manager;
 
+import java.lang.ref.SoftReference;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,9 +43,21 @@ final class Arguments {
 		return encoded;
 	}
 
-	/** The buffer of a call's sole argument, which its frame may be written in; null when it has another count. */
-	static @Nullable ByteBuffer sole(List<ByteBuffer> encoded) {
-		return encoded.size() == 1 ? encoded.get(0) : null;
+	/**
+	 * The array of a call's sole argument, which its frame may be written in, held softly; null when the call has
+	 * another count of arguments or its argument is null or has no array.
+	 */
+	static @Nullable SoftReference<byte[]> sole(List<ByteBuffer> encoded) {
+		ByteBuffer sole = encoded.size() == 1 ? encoded.get(0) : null;
+		return sole != null && sole.hasArray() ? new SoftReference<>(sole.array()) : null;
+	}
+
+	/** Gives the array {@link #sole} holds back to {@code values}, if the collector has not taken it. */
+	static void giveBack(ShippedValues values, @Nullable SoftReference<byte[]> sole) {
+		byte[] array = sole == null ? null : sole.get();
+		if (array != null) {
+			values.giveBack(ByteBuffer.wrap(array));
+		}
 	}
 
 	private static @Nullable ByteBuffer wrap(byte @Nullable [] bytes) {

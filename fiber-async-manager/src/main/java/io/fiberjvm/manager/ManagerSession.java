@@ -1,5 +1,6 @@
 package io.fiberjvm.manager;
 
+import java.lang.ref.SoftReference;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,10 +53,11 @@ final class ManagerSession implements AsyncManager {
 	}
 
 	/**
-	 * A call sent and not answered: what it was, for errors, where its result goes, when it left, and the buffer of
-	 * its sole argument, which goes back to the codec once the answer shows the manager read it.
+	 * A call sent and not answered: what it was, for errors, where its result goes, when it left, and the array of
+	 * its sole argument, which goes back to the codec once the answer shows the manager read it. Held softly: a
+	 * long call (or a sequence's, answered at its end) must not keep a large argument from the collector.
 	 */
-	private record Pending(String what, Sinks.One<Object> result, long sentAt, @Nullable ByteBuffer argument) {
+	private record Pending(String what, Sinks.One<Object> result, long sentAt, @Nullable SoftReference<byte[]> argument) {
 	}
 
 
@@ -159,9 +161,7 @@ final class ManagerSession implements AsyncManager {
 				out = sink;
 			}
 			sink.onCancel(() -> lost("its session was cancelled"));
-			Flux.from(answers).subscribe(this::receive, error -> lost(error instanceof CodecException
-							? "it sent a malformed frame (" + error.getMessage() + ")"
-							: "its connection failed (" + error.getMessage() + ")"),
+			Flux.from(answers).subscribe(this::receive, error -> lost("its connection failed (" + error.getMessage() + ")"),
 					() -> lost("it ended its session"));
 		}, FluxSink.OverflowStrategy.BUFFER);
 	}
@@ -294,7 +294,7 @@ final class ManagerSession implements AsyncManager {
 			return;
 		}
 		// Answered: the call's frame was written whole, and its array may hold the next argument of its size.
-		values.giveBack(call.argument());
+		Arguments.giveBack(values, call.argument());
 		answered(call, answer.failed());
 		if (answer.failed()) {
 			call.result().tryEmitError(RemoteException.decode(answer.error()));

@@ -14,11 +14,12 @@ import io.fiberjvm.transport.InboundAssembly;
 import io.fiberjvm.transport.InboundReader;
 
 /**
- * Reads frames of one kind where the transport received them. A large frame that is a head and then one value (the
- * layout {@link ShippedValues#writeAfter} leaves room for), whose value is an array of numbers or bytes, has that
- * array filled straight from the frame's runs of bytes as they arrive: the value is never held as bytes on this side.
- * Any other frame is copied into an array of its own and decoded whole, as before. A head is of a fixed size, or says
- * its size in its first bytes (a call's head, whose method name and parameter types vary).
+ * Reads frames where the transport received them. A large frame that is a head and then one value (the layout
+ * {@link ShippedValues#writeAfter} leaves room for), whose value is an array of numbers or bytes, has that array
+ * filled straight from the frame's runs of bytes as they arrive: the value is never held as bytes on this side. Any
+ * other frame, of that kind or another, is copied into an array of its own and given to {@code whole}, which decodes
+ * it or hands it on. A head is of a fixed size, or says its size in its first bytes (a call's head, whose method
+ * name and parameter types vary).
  *
  * @param <F> the frame
  */
@@ -47,26 +48,27 @@ final class SoleValueReader<F> implements InboundReader<F> {
 	/** The bytes of a head, given its first {@link #prefix} bytes; outside {@code prefix..MAX_HEAD} when it is not one. */
 	private final ToIntFunction<ByteBuffer> room;
 	private final Head<F> head;
-	private final Function<byte[], F> decode;
+	/** What a frame read as bytes becomes. */
+	private final Function<byte[], F> whole;
 
 	/** A reader of frames whose head takes {@code room} bytes. */
-	SoleValueReader(ShippedValues values, int room, Head<F> head, Function<byte[], F> decode) {
-		this(values, room, first -> room, head, decode);
+	SoleValueReader(ShippedValues values, int room, Head<F> head, Function<byte[], F> whole) {
+		this(values, room, first -> room, head, whole);
 	}
 
 	/** A reader of frames whose head's first {@code prefix} bytes say its size, as {@code room} reads it from them. */
-	SoleValueReader(ShippedValues values, int prefix, ToIntFunction<ByteBuffer> room, Head<F> head, Function<byte[], F> decode) {
+	SoleValueReader(ShippedValues values, int prefix, ToIntFunction<ByteBuffer> room, Head<F> head, Function<byte[], F> whole) {
 		this.values = Objects.requireNonNull(values, "values");
 		this.prefix = prefix;
 		this.room = room;
 		this.head = head;
-		this.decode = decode;
+		this.whole = whole;
 	}
 
 	@Override
 	public InboundAssembly<F> begin(int size) {
 		if (size < Math.max(LARGE, prefix + 1)) {
-			return InboundReader.bytes(decode).begin(size);
+			return InboundReader.bytes(whole).begin(size);
 		}
 		return new Arriving(size);
 	}
@@ -82,7 +84,7 @@ final class SoleValueReader<F> implements InboundReader<F> {
 		private int headSize = -1;
 		private @Nullable ArrivingArray value;
 		private @Nullable Function<Object, F> frame;
-		private @Nullable InboundAssembly<byte[]> whole;
+		private @Nullable InboundAssembly<byte[]> assembled;
 
 		Arriving(int size) {
 			this.size = size;
@@ -91,8 +93,9 @@ final class SoleValueReader<F> implements InboundReader<F> {
 
 		@Override
 		public void take(ByteBuffer bytes) {
-			if (whole != null) {
-				whole.take(bytes);
+			InboundAssembly<byte[]> all = assembled;
+			if (all != null) {
+				all.take(bytes);
 				return;
 			}
 			if (value != null) {
@@ -129,15 +132,16 @@ final class SoleValueReader<F> implements InboundReader<F> {
 
 		/** Not a head and one such value: the frame is read as bytes, those taken so far first. */
 		private void readWhole() {
-			InboundAssembly<byte[]> bytes = InboundReader.bytes().begin(size);
-			bytes.take(ByteBuffer.wrap(first, 0, firstFilled));
-			whole = bytes;
+			InboundAssembly<byte[]> all = InboundReader.bytes().begin(size);
+			all.take(ByteBuffer.wrap(first, 0, firstFilled));
+			assembled = all;
 		}
 
 		@Override
 		public F end() {
-			if (whole != null) {
-				return decode.apply(whole.end());
+			InboundAssembly<byte[]> all = assembled;
+			if (all != null) {
+				return whole.apply(all.end());
 			}
 			if (value == null || frame == null) {
 				throw new IllegalStateException("a frame of " + size + " bytes ended after " + firstFilled);

@@ -97,7 +97,7 @@ class SoleValueReaderTest {
 	@Test
 	void aLargeArrayAloneInACallIsReadIntoItsArrayAsItArrives() {
 		List<String> types = List.of("double[]");
-		for (String method : List.of("setWeights", "m".repeat(3_000))) {
+		for (String method : List.of("setWeights", "m".repeat(3_000), "pesé")) {
 			byte[] frame = new CallFrame(CallFrame.Mode.CALL_MANY, 8, 2, method, types, List.of(values.writeAfter(
 					CallFrame.room(method, types), weights, "weights"))).encode();
 			assertThat(CallFrame.decode(frame).argument(0, values, "decoded whole")).isEqualTo(weights);
@@ -113,6 +113,18 @@ class SoleValueReaderTest {
 				});
 			}
 		}
+	}
+
+	@Test
+	void aLargeArrayAloneInACreationIsReadIntoItsArrayAsItArrives() {
+		String type = "org.example.Policy";
+		byte[] frame = new CallFrame(CallFrame.Mode.CREATE, 3, 9, type, List.of(), List.of(values.writeAfter(
+				CallFrame.room(type, List.of()), weights, "weights"))).encode();
+		assertThat(InRuns.read(callReader(), frame, run -> 4096)).isInstanceOfSatisfying(CallFrame.class, call -> {
+			assertThat(call.mode()).isEqualTo(CallFrame.Mode.CREATE);
+			assertThat(call.name()).isEqualTo(type);
+			assertThat(call.argument(0, values, "the argument")).isEqualTo(weights);
+		});
 	}
 
 	@Test
@@ -135,14 +147,19 @@ class SoleValueReaderTest {
 	}
 
 	@Test
-	void aCallWhoseHeadMisstatesItsSizeIsRefusedWhenDecodedWhole() {
-		byte[] frame = new CallFrame(CallFrame.Mode.CALL, 8, 2, "m", List.of(), List.of(values.writeAfter(
-				CallFrame.room("m", List.of()), weights, "weights"))).encode();
-		ByteBuffer.wrap(frame).putInt(FrameHeaderCodec.SIZE, CallFrame.room("m", List.of()) + 1);
-		Object read = InRuns.read(callReader(), frame, run -> 1000);
-		assertThat(read).isInstanceOf(byte[].class);
-		assertThatThrownBy(() -> CallFrame.decode((byte[]) read)).isInstanceOf(CodecException.class)
-				.hasMessageContaining("malformed").hasMessageContaining("its head says");
+	void aCallWhoseHeadMisstatesItsSizeIsReadWholeAndRefusedWhenDecoded() {
+		int room = CallFrame.room("m", List.of());
+		for (int said : new int[] {room + 1, room - 1, 3, 0, -5, Integer.MAX_VALUE}) {
+			byte[] frame = new CallFrame(CallFrame.Mode.CALL, 8, 2, "m", List.of(), List.of(values.writeAfter(
+					room, weights, "weights"))).encode();
+			ByteBuffer.wrap(frame).putInt(FrameHeaderCodec.SIZE, said);
+			for (IntUnaryOperator cut : cuts()) {
+				Object read = InRuns.read(callReader(), frame, cut);
+				assertThat(read).as("said %d", said).isEqualTo(frame);
+				assertThatThrownBy(() -> CallFrame.decode((byte[]) read)).isInstanceOf(CodecException.class)
+						.hasMessageContaining("malformed").hasMessageContaining("its head says " + said + " bytes");
+			}
+		}
 	}
 
 	/** Asserts that {@code reader} hands each of {@code frames} on whole, in runs cut anywhere. */
