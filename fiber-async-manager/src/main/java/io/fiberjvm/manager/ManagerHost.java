@@ -26,6 +26,7 @@ import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.config.ConfigKeys;
 import io.fiberjvm.internal.frames.Answer;
 import io.fiberjvm.internal.frames.AnswerFrame;
+import io.fiberjvm.internal.frames.Arrived;
 import io.fiberjvm.internal.frames.CallFrame;
 import io.fiberjvm.internal.frames.DemandFrame;
 import io.fiberjvm.internal.frames.FrameHeaderCodec;
@@ -76,18 +77,18 @@ final class ManagerHost implements ProcessTarget {
 		Map<String, Method> methods = new ConcurrentHashMap<>();
 		// The parent sends no call before this process's ready word, which goes up once the session is open.
 		@SuppressWarnings("unchecked")
-		ParentSession<Down>[] session = new ParentSession[1];
+		ParentSession<Arrived<CallFrame>>[] session = new ParentSession[1];
 		Answers answers = new Answers(values, maxError, frame -> session[0].send(frame));
 		Duration timeout = runtime.config().get(ConfigKeys.START_TIMEOUT);
 		Map<Long, SequenceOut> streams = new ConcurrentHashMap<>();
 		session[0] = ParentSession.open(Objects.requireNonNull(runtime.connectionTo(parent).block(timeout), "a connection to the parent"), route,
-				"the manager", CallFrame.reader(values, call -> new Down(call, null), frame -> new Down(null, frame)), down -> {
-					byte[] frame = down.frame();
+				"the manager", CallFrame.reader(values), down -> {
+					byte[] frame = down.whole();
 					if (frame != null && FrameHeaderCodec.kind(frame) == FrameKind.DEMAND) {
 						demand(DemandFrame.decode(frame), streams);
 					}
 					else {
-						CallFrame call = down.call();
+						CallFrame call = down.read();
 						call(call != null ? call : CallFrame.decode(Objects.requireNonNull(frame, "a frame")),
 								objects, methods, threads, values, answers, streams);
 					}
@@ -322,10 +323,6 @@ final class ManagerHost implements ProcessTarget {
 		Object copy = java.lang.reflect.Array.newInstance(array.getClass().getComponentType(), length);
 		System.arraycopy(array, 0, copy, 0, length);
 		return copy;
-	}
-
-	/** A frame down the session, whole, or a call whose sole argument was read as it arrived. */
-	private record Down(@Nullable CallFrame call, byte @Nullable [] frame) {
 	}
 
 	/** Sends answers up the session, from many object threads: a value, or an error cut to fit a frame. */

@@ -26,6 +26,7 @@ import io.fiberjvm.internal.LargeDecoding;
 import io.fiberjvm.internal.LatencyFeed;
 import io.fiberjvm.internal.frames.Answer;
 import io.fiberjvm.internal.frames.AnswerFrame;
+import io.fiberjvm.internal.frames.Arrived;
 import io.fiberjvm.internal.frames.CallFrame;
 import io.fiberjvm.internal.frames.DemandFrame;
 import io.fiberjvm.internal.frames.ElementsFrame;
@@ -142,16 +143,12 @@ final class ManagerSession implements AsyncManager {
 	 * How the transport reads what comes up the session: an answer whose value is a large array of numbers or bytes
 	 * is read into its array as it arrives, anything else whole.
 	 */
-	InboundReader<Arrived> reader() {
-		return AnswerFrame.reader(values, answer -> new Arrived(null, answer), frame -> new Arrived(frame, null));
-	}
-
-	/** A frame from the manager, whole, or an answer whose value was read as it arrived. */
-	record Arrived(byte @Nullable [] frame, @Nullable Answer answer) {
+	InboundReader<Arrived<Answer>> reader() {
+		return AnswerFrame.reader(values);
 	}
 
 	/** The manager process opened its session: calls go down it, answers come up. */
-	Flux<byte[]> attach(Publisher<Arrived> answers) {
+	Flux<byte[]> attach(Publisher<Arrived<Answer>> answers) {
 		return Flux.create(sink -> {
 			synchronized (this) {
 				if (out != null || lost != null) {
@@ -257,12 +254,12 @@ final class ManagerSession implements AsyncManager {
 	}
 
 	/** A frame from the manager: its ready word, a shared-call report, or a call's answer. */
-	private void receive(Arrived arrived) {
-		if (arrived.answer() != null) {
-			answer(arrived.answer());
+	private void receive(Arrived<Answer> arrived) {
+		if (arrived.read() != null) {
+			answer(arrived.read());
 			return;
 		}
-		byte[] frame = Objects.requireNonNull(arrived.frame(), "a frame that is not an answer read as it arrived");
+		byte[] frame = Objects.requireNonNull(arrived.whole(), "a frame that is not an answer read as it arrived");
 		try {
 			switch (FrameHeaderCodec.kind(frame)) {
 				case READY -> {

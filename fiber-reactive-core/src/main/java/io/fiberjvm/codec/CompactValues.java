@@ -170,25 +170,18 @@ final class CompactValues {
 			}
 			case STRING -> new String(bytes, offset + 1, n, StandardCharsets.UTF_8);
 			case BYTES -> BulkCopy.copyOf(bytes, offset + 1, n, 0);
-			case DOUBLES -> {
-				double[] out = new double[multiple(n, 8, "doubles")];
-				BulkCopy.get(in, out, 0, out.length);
-				yield out;
-			}
-			case FLOATS -> {
-				float[] out = new float[multiple(n, 4, "floats")];
-				BulkCopy.get(in, out, 0, out.length);
-				yield out;
-			}
-			case INTS -> {
-				int[] out = new int[multiple(n, 4, "ints")];
-				BulkCopy.get(in, out, 0, out.length);
-				yield out;
-			}
-			case LONGS -> {
-				long[] out = new long[multiple(n, 8, "longs")];
-				BulkCopy.get(in, out, 0, out.length);
-				yield out;
+			case DOUBLES, FLOATS, INTS, LONGS -> {
+				ArrivingArray array = arriving(bytes[offset], n);
+				if (array == null) {
+					throw new IllegalArgumentException(n + " bytes are not a whole number of " + switch (bytes[offset]) {
+						case DOUBLES -> "doubles";
+						case FLOATS -> "floats";
+						case INTS -> "ints";
+						default -> "longs";
+					});
+				}
+				array.take(in);
+				yield array.end();
 			}
 			default -> throw new IllegalArgumentException("unknown value tag " + bytes[offset]);
 		};
@@ -223,12 +216,5 @@ final class CompactValues {
 		if (n != expected) {
 			throw new IllegalArgumentException(what + " takes " + expected + " bytes, not " + n);
 		}
-	}
-
-	private static int multiple(int n, int size, String what) {
-		if (n % size != 0) {
-			throw new IllegalArgumentException(n + " bytes are not a whole number of " + what);
-		}
-		return n / size;
 	}
 }

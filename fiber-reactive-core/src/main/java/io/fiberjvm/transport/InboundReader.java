@@ -28,20 +28,20 @@ public interface InboundReader<T> {
 		return ArrayAssembly::new;
 	}
 
-	/** A reader that copies each datum into an array of its own, as {@link #bytes()} does, and reads that with {@code decode}. */
-	static <T> InboundReader<T> bytes(Function<byte[], ? extends T> decode) {
-		Objects.requireNonNull(decode, "decode");
+	/** A reader that reads each datum as this one does, then makes {@code mapper}'s result of what it read. */
+	default <R> InboundReader<R> map(Function<? super T, ? extends R> mapper) {
+		Objects.requireNonNull(mapper, "mapper");
 		return size -> {
-			InboundAssembly<byte[]> whole = new ArrayAssembly(size);
+			InboundAssembly<T> assembly = begin(size);
 			return new InboundAssembly<>() {
 				@Override
 				public void take(ByteBuffer bytes) {
-					whole.take(bytes);
+					assembly.take(bytes);
 				}
 
 				@Override
-				public T end() {
-					return decode.apply(whole.end());
+				public R end() {
+					return mapper.apply(assembly.end());
 				}
 			};
 		};

@@ -60,6 +60,8 @@ class ArrivingArrayTest {
 		byte[] doubles = values.write(new double[] {1, 2}, "doubles");
 		assertThat(values.arriving(doubles[0], 15)).as("not a whole number of doubles").isNull();
 		assertThat(values.arriving(doubles[0], -1)).isNull();
+		assertThatThrownBy(() -> values.read(java.util.Arrays.copyOf(doubles, 16), "cut doubles"))
+				.as("read whole, such bytes say why").hasMessageContaining("15 bytes are not a whole number of doubles");
 	}
 
 	@Test

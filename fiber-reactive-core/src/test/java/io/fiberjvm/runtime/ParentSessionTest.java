@@ -99,7 +99,7 @@ class ParentSessionTest {
 	@Test
 	void aHandlerGetsWhatItsReaderMakesOfEachFrame() {
 		List<String> handled = new CopyOnWriteArrayList<>();
-		InboundReader<String> shouting = InboundReader.bytes(frame -> text(frame).toUpperCase(Locale.ROOT));
+		InboundReader<String> shouting = InboundReader.bytes().map(frame -> text(frame).toUpperCase(Locale.ROOT));
 		ParentSession<String> session = ParentSession.open(parent, ROUTE, "the manager", shouting, handled::add);
 		down.tryEmitNext(bytes("call"));
 		down.tryEmitComplete();

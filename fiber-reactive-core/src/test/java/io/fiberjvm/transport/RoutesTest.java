@@ -109,13 +109,13 @@ class RoutesTest {
 	}
 
 	@Test
-	void theArrayReaderWithADecoderDecodesEachDatumOnceItIsWhole() {
-		InboundAssembly<Integer> sum = InboundReader.bytes(bytes -> bytes[0] + bytes[1] + bytes[2]).begin(3);
+	void aMappedReaderMapsEachDatumOnceItIsWhole() {
+		InboundAssembly<Integer> sum = InboundReader.bytes().map(bytes -> bytes[0] + bytes[1] + bytes[2]).begin(3);
 		sum.take(java.nio.ByteBuffer.wrap(new byte[] {1, 2}));
 		assertThatThrownBy(sum::end).isInstanceOf(IllegalStateException.class).hasMessage("a datum of 3 bytes ended after 2");
 		sum.take(java.nio.ByteBuffer.wrap(new byte[] {3}));
 		assertThat(sum.end()).isEqualTo(6);
-		assertThatThrownBy(() -> InboundReader.bytes(bytes -> bytes).begin(-1)).isInstanceOf(IllegalArgumentException.class);
+		assertThatThrownBy(() -> InboundReader.bytes().map(bytes -> bytes).begin(-1)).isInstanceOf(IllegalArgumentException.class);
 	}
 
 	@Test

@@ -1,6 +1,5 @@
 package io.fiberjvm.internal.frames;
 
-import java.util.Objects;
 import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
@@ -38,18 +37,16 @@ public final class AnswerFrame {
 
 	/**
 	 * Reads the frames a manager sends up its session where the transport received them: an answer whose value is a
-	 * large array of numbers or bytes goes straight into its array and becomes {@code answered}'s; any other frame,
-	 * answers among them, goes whole to {@code other}.
+	 * large array of numbers or bytes goes straight into its array; any other frame, answers among them, comes whole.
 	 */
-	public static <F> InboundReader<F> reader(ShippedValues values, Function<Answer, F> answered, Function<byte[], F> other) {
-		Objects.requireNonNull(answered, "answered");
+	public static InboundReader<Arrived<Answer>> reader(ShippedValues values) {
 		return new SoleValueReader<>(values, ROOM, (head, valueBytes) -> {
 			if (head.get() != FrameKind.ANSWER.code() || head.get() != 0) {
 				return null;
 			}
 			Function<Object, Answer> answer = Answer.sole(head, valueBytes);
-			return answer == null ? null : value -> answered.apply(answer.apply(value));
-		}, Objects.requireNonNull(other, "other"));
+			return answer == null ? null : value -> Arrived.read(answer.apply(value));
+		}, Arrived::whole);
 	}
 
 	public static Answer decode(byte[] frame) {

@@ -4,7 +4,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
@@ -91,17 +90,16 @@ public record CallFrame(Mode mode, long id, long object, String name, List<Strin
 
 	/**
 	 * Reads the frames a manager's session brings down where the transport received them: a call whose sole argument
-	 * is a large array of numbers or bytes goes straight into its array and becomes {@code called}'s; any other frame,
-	 * calls among them, goes whole to {@code other}.
+	 * is a large array of numbers or bytes goes straight into its array; any other frame, calls among them, comes
+	 * whole.
 	 */
-	public static <F> InboundReader<F> reader(ShippedValues values, Function<CallFrame, F> called, Function<byte[], F> other) {
-		Objects.requireNonNull(called, "called");
+	public static InboundReader<Arrived<CallFrame>> reader(ShippedValues values) {
 		return new SoleValueReader<>(values, PREFIX, first -> first.get(0) == FrameKind.CALL.code() ? first.getInt(FrameHeaderCodec.SIZE) : -1,
-				(head, valueBytes) -> sole(head, valueBytes, called), Objects.requireNonNull(other, "other"));
+				CallFrame::sole, Arrived::whole);
 	}
 
 	/** What makes the call from its sole argument, if {@code head} is a call's head in front of one of {@code valueBytes}. */
-	private static <F> @Nullable Function<Object, F> sole(ByteBuffer head, int valueBytes, Function<CallFrame, F> called) {
+	private static @Nullable Function<Object, Arrived<CallFrame>> sole(ByteBuffer head, int valueBytes) {
 		byte[] bytes = new byte[head.remaining()];
 		head.get(bytes);
 		try {
@@ -117,7 +115,7 @@ public record CallFrame(Mode mode, long id, long object, String name, List<Strin
 			}
 			List<@Nullable ByteBuffer> none = new ArrayList<>(1);
 			none.add(null);
-			return value -> called.apply(new CallFrame(mode, id, object, name, types, none, value));
+			return value -> Arrived.read(new CallFrame(mode, id, object, name, types, none, value));
 		}
 		catch (CodecException notOne) {
 			// Decoding it whole refuses it, with the words a malformed call gets.

@@ -68,7 +68,7 @@ final class SoleValueReader<F> implements InboundReader<F> {
 	@Override
 	public InboundAssembly<F> begin(int size) {
 		if (size < Math.max(LARGE, prefix + 1)) {
-			return InboundReader.bytes(whole).begin(size);
+			return InboundReader.bytes().map(whole).begin(size);
 		}
 		return new Arriving(size);
 	}

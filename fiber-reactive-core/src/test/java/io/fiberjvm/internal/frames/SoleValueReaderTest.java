@@ -174,12 +174,17 @@ class SoleValueReaderTest {
 
 	/** A manager host's reader that gives a call read as it arrived, or a frame whole. */
 	private InboundReader<Object> callReader() {
-		return CallFrame.reader(values, call -> call, frame -> frame);
+		return unwrapped(CallFrame.reader(values));
 	}
 
 	/** A manager's reader that gives an answer read as it arrived, or a frame whole. */
 	private InboundReader<Object> managerReader() {
-		return AnswerFrame.reader(values, answer -> answer, frame -> frame);
+		return unwrapped(AnswerFrame.reader(values));
+	}
+
+	/** What {@code reader} makes of each frame: the message read as it arrived, or the frame's bytes. */
+	private static <T> InboundReader<Object> unwrapped(InboundReader<Arrived<T>> reader) {
+		return reader.map(arrived -> arrived.read() != null ? arrived.read() : arrived.whole());
 	}
 
 	@Test
