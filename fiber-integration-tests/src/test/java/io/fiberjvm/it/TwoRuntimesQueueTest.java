@@ -60,6 +60,36 @@ class TwoRuntimesQueueTest {
 				.verify(WAIT);
 	}
 
+	/**
+	 * A remote producer copies each item as it is sent, into arrays it takes back once their batch has gone: a
+	 * producer that fills one array again for each item, and items of two sizes in turn, still arrive as they were.
+	 */
+	@Test
+	void aRemoteProducerReusingItsArrayStillDeliversEachItemAsItWasSent() {
+		FiberQueue<byte[]> queue = host.queue(byte[].class, 64);
+		FiberQueue<byte[]> remote = shipToGuest(queue);
+		int count = 3000;
+		byte[][] mine = {new byte[4096], new byte[1500]};
+		Flux<byte[]> items = Flux.range(0, count).map(i -> {
+			byte[] item = mine[(i / 500) % 2];
+			java.util.Arrays.fill(item, i.byteValue());
+			return item;
+		});
+		StepVerifier.create(Mono.zip(remote.send(items).thenReturn(true), queue.receive(16).take(count).collectList()))
+				.assertNext(sent -> {
+					List<byte[]> received = sent.getT2();
+					for (int i = 0; i < count; i++) {
+						byte[] item = received.get(i);
+						assertThat(item).as("item %d", i).hasSize((i / 500) % 2 == 0 ? 4096 : 1500);
+						byte expected = (byte) i;
+						assertThat(java.util.stream.IntStream.range(0, item.length).allMatch(at -> item[at] == expected))
+								.as("every byte of item %d", i).isTrue();
+					}
+				})
+				.expectComplete()
+				.verify(WAIT);
+	}
+
 	@Test
 	void aRemoteHandleSendsAndReceivesInOrder() {
 		FiberQueue<Integer> queue = host.queue(Integer.class, 8);

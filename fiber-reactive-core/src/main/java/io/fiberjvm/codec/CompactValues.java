@@ -71,21 +71,19 @@ final class CompactValues {
 		return -1;
 	}
 
-	/** The compact bytes of {@code value}, which {@link #sizeOf} says has a compact form. */
-	static byte[] write(Object value) {
-		return write(value, 0);
-	}
-
 	/**
 	 * The compact bytes of {@code value}, which {@link #sizeOf} says has a compact form, after {@code room} bytes
 	 * left free in front of them (zeros).
 	 */
 	static byte[] write(Object value, int room) {
-		return write(value, room, byte[]::new);
+		return write(value, room, null);
 	}
 
-	/** As {@link #write(Object, int)}, into an array of the size asked for from {@code arrays}, which fills all of it after the room. */
-	static byte[] write(Object value, int room, IntFunction<byte[]> arrays) {
+	/**
+	 * As {@link #write(Object, int)}, into an array of the size asked for from {@code arrays}, which fills all of it
+	 * after the room; with none, into a new array.
+	 */
+	static byte[] write(Object value, int room, @Nullable IntFunction<byte[]> arrays) {
 		if (value instanceof Integer i) {
 			return start(room, 5, INT, arrays).putInt(i).array();
 		}
@@ -129,13 +127,14 @@ final class CompactValues {
 	}
 
 	/** A buffer of {@code room} free bytes and {@code size} bytes of a value, positioned after its tag. */
-	private static ByteBuffer start(int room, int size, byte tag, IntFunction<byte[]> arrays) {
-		return ByteBuffer.wrap(arrays.apply(Math.addExact(room, size))).position(room).put(tag);
+	private static ByteBuffer start(int room, int size, byte tag, @Nullable IntFunction<byte[]> arrays) {
+		int length = Math.addExact(room, size);
+		return ByteBuffer.wrap(arrays == null ? new byte[length] : arrays.apply(length)).position(room).put(tag);
 	}
 
-	private static byte[] tagged(int room, byte tag, byte[] bytes, IntFunction<byte[]> arrays) {
+	private static byte[] tagged(int room, byte tag, byte[] bytes, @Nullable IntFunction<byte[]> arrays) {
 		byte[] out;
-		if (bytes.length < EncodingArrays.LARGE) {
+		if (arrays == null) {
 			// Made and filled in one step, which spares zeroing it first.
 			out = BulkCopy.copyOf(bytes, 0, bytes.length, Math.addExact(room, 1));
 		}

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
 
 import org.jspecify.annotations.Nullable;
@@ -90,6 +91,15 @@ public final class ShippedValues implements Codec {
 	 * read it; {@code what} names it in an error (its text is made only then).
 	 */
 	public byte @Nullable [] write(@Nullable Object value, Object what) {
+		return write(value, what, null);
+	}
+
+	/**
+	 * As {@link #write(Object, Object)}, with a value of a compact form (an array of numbers or bytes, a number, a
+	 * text) written into an array of exactly its size from {@code arrays}, a pool of the caller's, say; with none,
+	 * into a new array. Other values are written into arrays of the codec's making.
+	 */
+	public byte @Nullable [] write(@Nullable Object value, Object what, @Nullable IntFunction<byte[]> arrays) {
 		if (value == null) {
 			return null;
 		}
@@ -97,14 +107,14 @@ public final class ShippedValues implements Codec {
 			// At least a byte per char, so a text too long is refused before any is written; its exact size is
 			// known once it is.
 			checkSize(text.length(), value, what);
-			byte[] bytes = CompactValues.write(text);
+			byte[] bytes = CompactValues.write(text, 0, arrays);
 			checkSize(bytes.length, value, what);
 			return bytes;
 		}
 		long compactSize = CompactValues.sizeOf(value);
 		if (compactSize >= 0) {
 			checkSize(compactSize, value, what);
-			return CompactValues.write(value);
+			return CompactValues.write(value, 0, arrays);
 		}
 		if (!(value instanceof Serializable serializable)) {
 			throw new CodecException(what + " is a " + value.getClass().getName()

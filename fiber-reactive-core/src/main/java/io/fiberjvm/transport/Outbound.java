@@ -81,10 +81,19 @@ public interface Outbound {
 	 * thread never makes a large array.
 	 */
 	static Outbound of(int size, Consumer<ByteBuffer> writer) {
+		return of(size, writer, () -> { });
+	}
+
+	/**
+	 * As {@link #of(int, Consumer)}, running {@code whenReleased} when the transport {@link #released releases} it:
+	 * from then on, {@code writer} is not called and what it reads may be reused.
+	 */
+	static Outbound of(int size, Consumer<ByteBuffer> writer, Runnable whenReleased) {
 		if (size < 0) {
 			throw new IllegalArgumentException("a datum's size must not be negative: " + size);
 		}
 		Objects.requireNonNull(writer, "writer");
+		Objects.requireNonNull(whenReleased, "whenReleased");
 		Outbound written = new Outbound() {
 			@Override
 			public int size() {
@@ -95,7 +104,12 @@ public interface Outbound {
 			public void writeTo(ByteBuffer target) {
 				writer.accept(target);
 			}
+
+			@Override
+			public void released() {
+				whenReleased.run();
+			}
 		};
-		return size > WRITTEN_LIMIT ? of(written.toArray()) : written;
+		return size > WRITTEN_LIMIT ? of(written.toArray(), whenReleased) : written;
 	}
 }

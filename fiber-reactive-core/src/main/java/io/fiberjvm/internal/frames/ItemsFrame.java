@@ -28,8 +28,13 @@ public final class ItemsFrame {
 	 * first into a frame of their own. They must not change until it is sent.
 	 */
 	public static Outbound frame(List<ByteBuffer> items) {
+		return frame(items, () -> { });
+	}
+
+	/** As {@link #frame(List)}, running {@code whenReleased} once the transport no longer reads the items. */
+	public static Outbound frame(List<ByteBuffer> items, Runnable whenReleased) {
 		return Outbound.of(FrameHeaderCodec.SIZE + FrameWriter.sizeOfAll(items),
-				target -> FrameWriter.into(target, FrameKind.ITEMS, 0).putAll(items));
+				target -> FrameWriter.into(target, FrameKind.ITEMS, 0).putAll(items), whenReleased);
 	}
 
 	/** One item. */

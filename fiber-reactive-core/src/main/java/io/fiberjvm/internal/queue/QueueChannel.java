@@ -2,6 +2,7 @@ package io.fiberjvm.internal.queue;
 
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.function.Consumer;
 
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -20,9 +21,11 @@ interface QueueChannel {
 	/**
 	 * A producer session: batches go up, each only as large as the grants received so far; grants
 	 * (numbers of items the host has room for) come down, and the stream completes when the host
-	 * holds every item sent before the batches completed.
+	 * holds every item sent before the batches completed. A batch whose bytes are no longer read here (sent to a
+	 * host in another process) may be given to {@code sent}, whose caller may then reuse its items' arrays; a
+	 * host in this process keeps the items themselves and never gives them.
 	 */
-	Flux<Long> send(Flux<List<ByteBuffer>> batches);
+	Flux<Long> send(Flux<List<ByteBuffer>> batches, Consumer<List<ByteBuffer>> sent);
 
 	/**
 	 * A consumer session: credits go up (more items wanted, items acknowledged since the last credit); batches

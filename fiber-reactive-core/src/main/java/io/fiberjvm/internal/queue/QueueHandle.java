@@ -3,7 +3,9 @@ package io.fiberjvm.internal.queue;
 import java.io.ObjectStreamException;
 import java.nio.ByteBuffer;
 import java.util.Optional;
+import java.util.function.IntFunction;
 
+import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -70,7 +72,7 @@ final class QueueHandle<T> implements FiberQueue<T> {
 
 	@Override
 	public Mono<Void> put(T item) {
-		return Mono.fromCallable(() -> encode(item)).flatMap(channel::put).name("fiber.queue.put").tag(QUEUE_TAG, id());
+		return Mono.fromCallable(() -> encode(item, null)).flatMap(channel::put).name("fiber.queue.put").tag(QUEUE_TAG, id());
 	}
 
 	@Override
@@ -130,7 +132,8 @@ final class QueueHandle<T> implements FiberQueue<T> {
 		return channel.closed();
 	}
 
-	private ByteBuffer encode(T item) {
+	/** The bytes of {@code item}, written into an array from {@code arrays} when it has a compact form and there are some. */
+	private ByteBuffer encode(T item, @Nullable IntFunction<byte[]> arrays) {
 		if (item == null) {
 			throw new IllegalArgumentException("queue " + id() + " does not take null items");
 		}
@@ -138,7 +141,7 @@ final class QueueHandle<T> implements FiberQueue<T> {
 			throw new IllegalArgumentException("queue " + id() + " holds " + type.getName() + " items, not "
 					+ item.getClass().getName());
 		}
-		return ByteBuffer.wrap(java.util.Objects.requireNonNull(runtime.values().write(item, putItem)));
+		return ByteBuffer.wrap(java.util.Objects.requireNonNull(runtime.values().write(item, putItem, arrays)));
 	}
 
 	private T decode(ByteBuffer bytes) {

@@ -98,7 +98,7 @@ final class QueueHost implements QueueChannel {
 	}
 
 	@Override
-	public Flux<Long> send(Flux<List<ByteBuffer>> batches) {
+	public Flux<Long> send(Flux<List<ByteBuffer>> batches, java.util.function.Consumer<List<ByteBuffer>> sent) {
 		return Flux.defer(() -> {
 			Producer producer = new Producer();
 			List<Runnable> after = new ArrayList<>();

@@ -52,7 +52,7 @@ final class QueueRoutes {
 					EmptyFrame.check(frame);
 					return host.closed();
 				}).thenReturn(EmptyFrame.encode()))
-				.withChannel(prefix + SEND, ItemsFrame.reader(), frames -> host.send(frames).map(GrantFrame::encode))
+				.withChannel(prefix + SEND, ItemsFrame.reader(), frames -> host.send(frames, kept -> { }).map(GrantFrame::encode))
 				.withChannel(prefix + RECEIVE, frames -> host.receive(frames.map(CreditFrame::decode))
 						.concatMapIterable(batch -> ItemsFrame.split(batch, batchLimit))
 						.map(ItemsFrame::encode));

@@ -2,6 +2,7 @@ package io.fiberjvm.internal.queue;
 
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.function.Consumer;
 
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -41,8 +42,9 @@ final class RemoteChannel implements QueueChannel {
 	}
 
 	@Override
-	public Flux<Long> send(Flux<List<ByteBuffer>> batches) {
-		return connection.flatMapMany(c -> c.requestChannel(route(QueueRoutes.SEND), batches.map(ItemsFrame::frame)))
+	public Flux<Long> send(Flux<List<ByteBuffer>> batches, Consumer<List<ByteBuffer>> sent) {
+		return connection.flatMapMany(c -> c.requestChannel(route(QueueRoutes.SEND),
+						batches.map(batch -> ItemsFrame.frame(batch, () -> sent.accept(batch)))))
 				.map(GrantFrame::decode)
 				.onErrorMap(RemoteChannel::local);
 	}

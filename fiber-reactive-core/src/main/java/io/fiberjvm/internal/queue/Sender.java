@@ -7,7 +7,8 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
+import java.util.function.BiFunction;
+import java.util.function.IntFunction;
 
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
@@ -25,11 +26,13 @@ import io.fiberjvm.internal.stream.EarlyDemandSubscriber;
  * host granted room for, and sends what has arrived in batches.
  *
  * <p>Batching is opportunistic: items are encoded as they arrive and a worker sends whatever has piled
- * up since its last send, so a fast publisher fills large batches and a slow one is not held back.
+ * up since its last send, so a fast publisher fills large batches and a slow one is not held back. Items are
+ * encoded into arrays of the session's {@link ItemArrays}, which takes them back once their batch is sent.
  */
 final class Sender<T> extends EarlyDemandSubscriber<T> {
 
-	private final Function<T, ByteBuffer> encode;
+	private final BiFunction<T, IntFunction<byte[]>, ByteBuffer> encode;
+	private final ItemArrays arrays = new ItemArrays();
 	private final int maxBatchItems;
 	private final int maxBatchBytes;
 	private final MonoSink<Void> done;
@@ -40,21 +43,25 @@ final class Sender<T> extends EarlyDemandSubscriber<T> {
 	private volatile boolean sourceDone;
 	private volatile @Nullable Throwable sourceError;
 
-	private Sender(Function<T, ByteBuffer> encode, int maxBatchItems, int maxBatchBytes, MonoSink<Void> done) {
+	private Sender(BiFunction<T, IntFunction<byte[]>, ByteBuffer> encode, int maxBatchItems, int maxBatchBytes, MonoSink<Void> done) {
 		this.encode = encode;
 		this.maxBatchItems = maxBatchItems;
 		this.maxBatchBytes = maxBatchBytes;
 		this.done = done;
 	}
 
-	static <T> Mono<Void> send(QueueChannel channel, Publisher<? extends T> items, Function<T, ByteBuffer> encode,
-			int maxBatchItems, int maxBatchBytes) {
+	/**
+	 * Sends {@code items} on {@code channel}, each encoded by {@code encode} into an array of the size it asks of the
+	 * function it is given (or into one of its own making).
+	 */
+	static <T> Mono<Void> send(QueueChannel channel, Publisher<? extends T> items,
+			BiFunction<T, IntFunction<byte[]>, ByteBuffer> encode, int maxBatchItems, int maxBatchBytes) {
 		return Mono.create(done -> {
 			Sender<T> sender = new Sender<>(encode, maxBatchItems, maxBatchBytes, done);
 			// Subscribed first, so the first grant finds a subscription to request from.
 			Flux.<T>from(items).subscribe(sender);
 			// Each grant is room for that many more items, asked of the publisher.
-			var grants = channel.send(sender.batches.asFlux()).subscribe(sender::ask,
+			var grants = channel.send(sender.batches.asFlux(), sender.arrays::giveBack).subscribe(sender::ask,
 					error -> sender.fail(error), () -> sender.finished());
 			done.onCancel(() -> {
 				grants.dispose();
@@ -67,7 +74,7 @@ final class Sender<T> extends EarlyDemandSubscriber<T> {
 	@Override
 	protected void hookOnNext(T value) {
 		try {
-			pending.offer(encode.apply(value));
+			pending.offer(encode.apply(value, arrays::take));
 		}
 		catch (RuntimeException e) {
 			cancel();

@@ -44,7 +44,7 @@ class QueueWireTest {
 		QueueHost host = new QueueHost("q-test", 4);
 		Sinks.Many<List<ByteBuffer>> batches = Sinks.many().unicast().onBackpressureBuffer();
 		List<Long> grants = new java.util.concurrent.CopyOnWriteArrayList<>();
-		StepVerifier.create(host.send(batches.asFlux()).doOnNext(grants::add))
+		StepVerifier.create(host.send(batches.asFlux(), kept -> { }).doOnNext(grants::add))
 				.then(() -> batches.tryEmitNext(List.of(ByteBuffer.allocate(1), ByteBuffer.allocate(1), ByteBuffer.allocate(1), ByteBuffer.allocate(1), ByteBuffer.allocate(1))))
 				.expectNextCount(1)
 				.expectErrorSatisfies(e -> assertThat(e).hasMessageContaining("room granted for"))
