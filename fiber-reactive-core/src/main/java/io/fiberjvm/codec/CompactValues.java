@@ -73,7 +73,7 @@ final class CompactValues {
 
 	/**
 	 * The compact bytes of {@code value}, which {@link #sizeOf} says has a compact form, after {@code room} bytes
-	 * left free in front of them (zeros).
+	 * left free in front of them (zeros in a new array).
 	 */
 	static byte[] write(Object value, int room) {
 		return write(value, room, null);
@@ -81,9 +81,10 @@ final class CompactValues {
 
 	/**
 	 * As {@link #write(Object, int)}, into an array of the size asked for from {@code arrays}, which fills all of it
-	 * after the room; with none, into a new array.
+	 * after the room and leaves the room as it was; into a new array when there are no {@code arrays} or they give
+	 * none (null).
 	 */
-	static byte[] write(Object value, int room, @Nullable IntFunction<byte[]> arrays) {
+	static byte[] write(Object value, int room, @Nullable IntFunction<byte @Nullable []> arrays) {
 		if (value instanceof Integer i) {
 			return start(room, 5, INT, arrays).putInt(i).array();
 		}
@@ -127,19 +128,20 @@ final class CompactValues {
 	}
 
 	/** A buffer of {@code room} free bytes and {@code size} bytes of a value, positioned after its tag. */
-	private static ByteBuffer start(int room, int size, byte tag, @Nullable IntFunction<byte[]> arrays) {
+	private static ByteBuffer start(int room, int size, byte tag, @Nullable IntFunction<byte @Nullable []> arrays) {
 		int length = Math.addExact(room, size);
-		return ByteBuffer.wrap(arrays == null ? new byte[length] : arrays.apply(length)).position(room).put(tag);
+		byte[] lent = arrays == null ? null : arrays.apply(length);
+		return ByteBuffer.wrap(lent == null ? new byte[length] : lent).position(room).put(tag);
 	}
 
-	private static byte[] tagged(int room, byte tag, byte[] bytes, @Nullable IntFunction<byte[]> arrays) {
-		byte[] out;
-		if (arrays == null) {
+	private static byte[] tagged(int room, byte tag, byte[] bytes, @Nullable IntFunction<byte @Nullable []> arrays) {
+		int length = Math.addExact(Math.addExact(room, 1), bytes.length);
+		byte[] out = arrays == null ? null : arrays.apply(length);
+		if (out == null) {
 			// Made and filled in one step, which spares zeroing it first.
-			out = BulkCopy.copyOf(bytes, 0, bytes.length, Math.addExact(room, 1));
+			out = BulkCopy.copyOf(bytes, 0, bytes.length, room + 1);
 		}
 		else {
-			out = arrays.apply(Math.addExact(Math.addExact(room, 1), bytes.length));
 			BulkCopy.copy(bytes, 0, out, room + 1, bytes.length);
 		}
 		out[room] = tag;

@@ -96,10 +96,11 @@ public final class ShippedValues implements Codec {
 
 	/**
 	 * As {@link #write(Object, Object)}, with a value of a compact form (an array of numbers or bytes, a number, a
-	 * text) written into an array of exactly its size from {@code arrays}, a pool of the caller's, say; with none,
-	 * into a new array. Other values are written into arrays of the codec's making.
+	 * text) written into an array of exactly its size from {@code arrays}, a pool of the caller's, say, which all of
+	 * it fills; into a new array when there are no {@code arrays} or they give none (null). Other values are
+	 * written into new arrays of the codec's making.
 	 */
-	public byte @Nullable [] write(@Nullable Object value, Object what, @Nullable IntFunction<byte[]> arrays) {
+	public byte @Nullable [] write(@Nullable Object value, Object what, @Nullable IntFunction<byte @Nullable []> arrays) {
 		if (value == null) {
 			return null;
 		}
@@ -147,7 +148,9 @@ public final class ShippedValues implements Codec {
 			long size = CompactValues.sizeOf(value);
 			if (size >= ROOMY) {
 				checkSize(size, value, what);
-				return ByteBuffer.wrap(CompactValues.write(value, room, arrays::take)).position(room);
+				// Below the arrays lent and taken back, a new array made and filled in one step is not zeroed first.
+				return ByteBuffer.wrap(CompactValues.write(value, room, n -> n < EncodingArrays.LARGE ? null : arrays.take(n)))
+						.position(room);
 			}
 		}
 		byte[] bytes = write(value, what);

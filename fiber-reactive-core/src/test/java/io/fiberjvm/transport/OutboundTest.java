@@ -47,6 +47,20 @@ class OutboundTest {
 	}
 
 	@Test
+	void aWrittenDatumLetsItsMakerKnowWhenTheTransportReleasesIt() {
+		int[] released = new int[2];
+		Outbound small = Outbound.of(1, target -> target.put((byte) 1), () -> released[0]++);
+		Outbound large = Outbound.of(Outbound.WRITTEN_LIMIT + 1, target -> target.position(target.limit()), () -> released[1]++);
+		assertThat(released).containsExactly(0, 0);
+		small.released();
+		large.released();
+		assertThat(released).containsExactly(1, 1);
+		Outbound plain = Outbound.of(1, target -> target.put((byte) 1));
+		plain.released();
+		assertThat(plain.toArray()).containsExactly(1);
+	}
+
+	@Test
 	void aDatumThatWritesOtherThanItsSizeOrANegativeSizeIsRefused() {
 		assertThatThrownBy(() -> Outbound.of(3, target -> target.put((byte) 1)).toArray())
 				.isInstanceOf(IllegalStateException.class).hasMessage("a datum of 3 bytes wrote 1");
@@ -55,5 +69,7 @@ class OutboundTest {
 		assertThatThrownBy(() -> Outbound.of(-1, target -> { })).isInstanceOf(IllegalArgumentException.class)
 				.hasMessageContaining("-1");
 		assertThatThrownBy(() -> Outbound.of(null)).isInstanceOf(NullPointerException.class).hasMessage("data");
+		assertThatThrownBy(() -> Outbound.of(1, target -> { }, null)).isInstanceOf(NullPointerException.class)
+				.hasMessage("whenReleased");
 	}
 }

@@ -4,14 +4,17 @@ import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The arrays one producer session encodes its items into, taken back once the batch they went in has been sent, and
  * lent again for items of the same size. A producer sends a steady stream of items, most often of one size (a
  * step's observation, a rollout of a fixed length): each item is copied into an array at {@code send} so that the
  * producer may change its own afterwards, and a new array each time costs the JVM more than the copy does (zeroing,
  * collections, heap grown page by page). Arrays of the size last given back are kept, up to {@link #KEPT_BYTES} in
- * all; smaller ones than {@link #SMALLEST} are made new, which costs less than keeping them. Thread-safe: items are
- * encoded on the producer's thread and batches given back on the transport's.
+ * all, for as long as the session lasts; smaller ones than {@link #SMALLEST} are made new, which costs less than
+ * keeping them. Items of several sizes in turn replace each other's arrays, and are written as if none were kept.
+ * Thread-safe: items are encoded on the producer's thread and batches given back on the transport's.
  */
 final class ItemArrays {
 
@@ -24,16 +27,17 @@ final class ItemArrays {
 	/** The size of the arrays kept. */
 	private int size;
 
-	/** An array of exactly {@code size} bytes: a kept one, with whatever it held, or a new one. */
-	byte[] take(int size) {
-		if (size >= SMALLEST) {
-			synchronized (this) {
-				if (size == this.size && !kept.isEmpty()) {
-					return kept.pop();
-				}
-			}
+	/**
+	 * A kept array of exactly {@code size} bytes, with whatever it held, or null when there is none: the item then
+	 * goes into a new array, made and filled in one step.
+	 */
+	byte @Nullable [] take(int size) {
+		if (size < SMALLEST) {
+			return null;
 		}
-		return new byte[size];
+		synchronized (this) {
+			return size == this.size ? kept.poll() : null;
+		}
 	}
 
 	/**
@@ -42,6 +46,7 @@ final class ItemArrays {
 	 */
 	void giveBack(List<ByteBuffer> items) {
 		synchronized (this) {
+			// Pushed and taken from the front: the array lent next is the one written last, the likeliest in a cache.
 			for (ByteBuffer item : items) {
 				if (!item.hasArray() || item.array().length < SMALLEST) {
 					continue;

@@ -133,7 +133,7 @@ final class QueueHandle<T> implements FiberQueue<T> {
 	}
 
 	/** The bytes of {@code item}, written into an array from {@code arrays} when it has a compact form and there are some. */
-	private ByteBuffer encode(T item, @Nullable IntFunction<byte[]> arrays) {
+	private ByteBuffer encode(T item, @Nullable IntFunction<byte @Nullable []> arrays) {
 		if (item == null) {
 			throw new IllegalArgumentException("queue " + id() + " does not take null items");
 		}

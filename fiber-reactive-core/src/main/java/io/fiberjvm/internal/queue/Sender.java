@@ -26,12 +26,13 @@ import io.fiberjvm.internal.stream.EarlyDemandSubscriber;
  * host granted room for, and sends what has arrived in batches.
  *
  * <p>Batching is opportunistic: items are encoded as they arrive and a worker sends whatever has piled
- * up since its last send, so a fast publisher fills large batches and a slow one is not held back. Items are
- * encoded into arrays of the session's {@link ItemArrays}, which takes them back once their batch is sent.
+ * up since its last send, so a fast publisher fills large batches and a slow one is not held back. Items of a
+ * compact form (arrays of numbers or bytes, numbers, texts) are encoded into arrays the session's {@link ItemArrays}
+ * lends, and every item's array is taken back once its batch is sent.
  */
 final class Sender<T> extends EarlyDemandSubscriber<T> {
 
-	private final BiFunction<T, IntFunction<byte[]>, ByteBuffer> encode;
+	private final BiFunction<T, IntFunction<byte @Nullable []>, ByteBuffer> encode;
 	private final ItemArrays arrays = new ItemArrays();
 	private final int maxBatchItems;
 	private final int maxBatchBytes;
@@ -43,7 +44,8 @@ final class Sender<T> extends EarlyDemandSubscriber<T> {
 	private volatile boolean sourceDone;
 	private volatile @Nullable Throwable sourceError;
 
-	private Sender(BiFunction<T, IntFunction<byte[]>, ByteBuffer> encode, int maxBatchItems, int maxBatchBytes, MonoSink<Void> done) {
+	private Sender(BiFunction<T, IntFunction<byte @Nullable []>, ByteBuffer> encode, int maxBatchItems, int maxBatchBytes,
+			MonoSink<Void> done) {
 		this.encode = encode;
 		this.maxBatchItems = maxBatchItems;
 		this.maxBatchBytes = maxBatchBytes;
@@ -55,7 +57,7 @@ final class Sender<T> extends EarlyDemandSubscriber<T> {
 	 * function it is given (or into one of its own making).
 	 */
 	static <T> Mono<Void> send(QueueChannel channel, Publisher<? extends T> items,
-			BiFunction<T, IntFunction<byte[]>, ByteBuffer> encode, int maxBatchItems, int maxBatchBytes) {
+			BiFunction<T, IntFunction<byte @Nullable []>, ByteBuffer> encode, int maxBatchItems, int maxBatchBytes) {
 		return Mono.create(done -> {
 			Sender<T> sender = new Sender<>(encode, maxBatchItems, maxBatchBytes, done);
 			// Subscribed first, so the first grant finds a subscription to request from.

@@ -185,6 +185,9 @@ class FramesTest {
 		assertThat(ItemsFrame.decode(written)).containsExactly(ByteBuffer.wrap(new byte[] {2, 3}), ByteBuffer.allocate(0),
 				ByteBuffer.wrap(new byte[] {9, 0}));
 		assertThat(items).as("writing moves no item's position").extracting(ByteBuffer::position).containsExactly(1, 0, 0);
+		boolean[] released = new boolean[1];
+		ItemsFrame.frame(items, () -> released[0] = true).released();
+		assertThat(released[0]).as("its maker hears when the transport lets its items go").isTrue();
 	}
 
 	@Test
