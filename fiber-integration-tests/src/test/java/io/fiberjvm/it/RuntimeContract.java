@@ -128,6 +128,14 @@ public interface RuntimeContract {
 		assertThat(counter.blocking().get()).isEqualTo(20);
 	}
 
+	/** What {@code appender} holds now: it appends under its own lock, on the thread that logs, while a test reads. */
+	private static List<ch.qos.logback.classic.spi.ILoggingEvent> linesOf(
+			ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender) {
+		synchronized (appender) {
+			return new java.util.ArrayList<>(appender.list);
+		}
+	}
+
 	@Test
 	default void withChildLogsParentAChildsLinesReachTheParentsLogWhileItRunsWithItsIdentity() {
 		ch.qos.logback.classic.Logger children = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("fiber.child");
@@ -144,9 +152,9 @@ public interface RuntimeContract {
 			}).name("talker").start().block(LONG);
 			// Both lines reach the parent's log while the child still runs, named after it and carrying its job id.
 			org.awaitility.Awaitility.await().atMost(LONG)
-					.until(() -> seen.list.stream().anyMatch(e -> e.getFormattedMessage().contains("second line")));
+					.until(() -> linesOf(seen).stream().anyMatch(e -> e.getFormattedMessage().contains("second line")));
 			assertThat(talker.isAlive()).isTrue();
-			assertThat(seen.list).anySatisfy(event -> {
+			assertThat(linesOf(seen)).anySatisfy(event -> {
 				assertThat(event.getLoggerName()).isEqualTo("fiber.child.talker");
 				assertThat(event.getFormattedMessage()).isEqualTo("first line");
 				assertThat(event.getMDCPropertyMap()).containsEntry(io.fiberjvm.LogKeys.PROCESS, talker.jobId())
