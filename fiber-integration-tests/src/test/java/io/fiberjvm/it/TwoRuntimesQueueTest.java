@@ -90,6 +90,32 @@ class TwoRuntimesQueueTest {
 				.verify(WAIT);
 	}
 
+	/**
+	 * Arrays of numbers sent from elsewhere are held by the host as the arrays they were read into: a consumer
+	 * elsewhere gets their bytes written back from them, and one here that acknowledges items itself gets a copy, so
+	 * what it does to an item it leaves unacknowledged does not reach the consumer the item goes to next.
+	 */
+	@Test
+	void arraysHeldAsTheyArrivedReachEveryConsumerAsTheyWereSent() {
+		FiberQueue<double[]> queue = host.queue(double[].class, 64);
+		FiberQueue<double[]> remote = shipToGuest(queue);
+		List<double[]> sent = java.util.stream.IntStream.range(0, 40)
+				.mapToObj(i -> java.util.stream.DoubleStream.iterate(i, x -> x + 0.5).limit(1000 + i).toArray()).toList();
+		StepVerifier.create(remote.send(Flux.fromIterable(sent))).expectComplete().verify(WAIT);
+		StepVerifier.create(remote.receive().take(20).collectList())
+				.assertNext(first -> assertThat(first).containsExactlyElementsOf(sent.subList(0, 20)))
+				.expectComplete()
+				.verify(WAIT);
+		StepVerifier.create(queue.receiveManualAck(4).take(1).map(delivery -> {
+			java.util.Arrays.fill(delivery.value(), -1);
+			return delivery.value().length;
+		})).expectNext(1020).expectComplete().verify(WAIT);
+		StepVerifier.create(queue.receive().take(20).collectList())
+				.assertNext(rest -> assertThat(rest).containsExactlyElementsOf(sent.subList(20, 40)))
+				.expectComplete()
+				.verify(WAIT);
+	}
+
 	@Test
 	void aRemoteHandleSendsAndReceivesInOrder() {
 		FiberQueue<Integer> queue = host.queue(Integer.class, 8);

@@ -3,23 +3,25 @@ package io.fiberjvm.internal.frames;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
+import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.transport.InboundReader;
 import io.fiberjvm.transport.Outbound;
 
 /**
  * Queue items: one put, a producer's batch or a batch handed to a consumer. A count, then each item's
- * length and bytes. A batch is read as the transport receives it ({@link #reader()}), each item copied into
- * an array of its own; an item decoded from a whole frame ({@link #decode}, {@link #decodeOne}: a put) is a
- * view of the frame's bytes, not a copy.
+ * length and bytes. A batch is read as the transport receives it ({@link #reader}), each item copied into
+ * an array of its own (the array of numbers or bytes it is, when it is one); an item decoded from a whole frame
+ * ({@link #decode}, {@link #decodeOne}: a put) is a view of the frame's bytes, not a copy.
  */
 public final class ItemsFrame {
 
 	private ItemsFrame() {
 	}
 
-	/** A frame of {@code items}, each written from its remaining bytes (their positions do not move). */
-	public static byte[] encode(List<ByteBuffer> items) {
+	/** A frame of {@code items}. */
+	public static byte[] encode(List<QueueItem> items) {
 		return frame(items).toArray();
 	}
 
@@ -27,27 +29,41 @@ public final class ItemsFrame {
 	 * A frame of {@code items} that the transport writes where it sends it from: the items are copied once, not
 	 * first into a frame of their own. They must not change until it is sent.
 	 */
-	public static Outbound frame(List<ByteBuffer> items) {
+	public static Outbound frame(List<QueueItem> items) {
 		return frame(items, () -> { });
 	}
 
 	/** As {@link #frame(List)}, running {@code whenReleased} once the transport no longer reads the items. */
-	public static Outbound frame(List<ByteBuffer> items, Runnable whenReleased) {
-		return Outbound.of(FrameHeaderCodec.SIZE + FrameWriter.sizeOfAll(items),
-				target -> FrameWriter.into(target, FrameKind.ITEMS, 0).putAll(items), whenReleased);
+	public static Outbound frame(List<QueueItem> items, Runnable whenReleased) {
+		return Outbound.of(FrameHeaderCodec.SIZE + sizeOf(items), target -> {
+			ByteBuffer out = FrameWriter.into(target, FrameKind.ITEMS, 0).buffer().putInt(items.size());
+			for (QueueItem item : items) {
+				item.writeTo(out.putInt(item.size()));
+			}
+		}, whenReleased);
 	}
 
-	/** One item. */
+	/** One item, from its remaining bytes (its position does not move): a put. */
 	public static byte[] encode(ByteBuffer item) {
-		return encode(List.of(item));
+		return encode(List.of(QueueItem.of(item)));
 	}
 
 	/**
 	 * A reader of frames of items as the transport receives them: each item is copied straight into an array of its
-	 * own, and the frame is never copied whole.
+	 * own, one of numbers or bytes when {@code values} read it as one, and the frame is never copied whole.
 	 */
-	public static InboundReader<List<ByteBuffer>> reader() {
-		return ItemsReader::new;
+	public static InboundReader<List<QueueItem>> reader(ShippedValues values) {
+		Objects.requireNonNull(values, "values");
+		return size -> new ItemsReader(size, values);
+	}
+
+	/** The bytes the count and items of a frame of {@code items} take. */
+	private static int sizeOf(List<QueueItem> items) {
+		long size = 4;
+		for (QueueItem item : items) {
+			size += 4 + item.size();
+		}
+		return Math.toIntExact(size);
 	}
 
 	/** The items of {@code frame}, as views of it. */
@@ -87,13 +103,13 @@ public final class ItemsFrame {
 	}
 
 	/** {@code items} cut into batches whose frames take at most {@code maxBytes} (one item alone may take more). */
-	public static List<List<ByteBuffer>> split(List<ByteBuffer> items, int maxBytes) {
-		List<List<ByteBuffer>> batches = new ArrayList<>();
-		List<ByteBuffer> current = new ArrayList<>();
+	public static List<List<QueueItem>> split(List<QueueItem> items, int maxBytes) {
+		List<List<QueueItem>> batches = new ArrayList<>();
+		List<QueueItem> current = new ArrayList<>();
 		int empty = FrameHeaderCodec.SIZE + 4;
 		int size = empty;
-		for (ByteBuffer item : items) {
-			int itemSize = FrameWriter.sizeOf(item);
+		for (QueueItem item : items) {
+			int itemSize = 4 + item.size();
 			if (!current.isEmpty() && size + itemSize > maxBytes) {
 				batches.add(current);
 				current = new ArrayList<>();

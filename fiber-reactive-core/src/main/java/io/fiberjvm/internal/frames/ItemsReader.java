@@ -7,31 +7,42 @@ import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
+import io.fiberjvm.codec.ArrivingArray;
 import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.transport.InboundAssembly;
 
 /**
  * A frame of queue items read as its bytes arrive, each item copied straight into an array of its own: the frame is
- * never copied whole, and an item kept in a queue holds its own bytes, not a whole batch's. It refuses what
+ * never copied whole, and an item kept in a queue holds its own bytes, not a whole batch's. An item that is an array
+ * of numbers or bytes is read into that array, so whoever takes it need not decode it. It refuses what
  * {@link ItemsFrame#decode} refuses, with the same words.
  */
-final class ItemsReader implements InboundAssembly<List<ByteBuffer>> {
+final class ItemsReader implements InboundAssembly<List<QueueItem>> {
 
 	/** The header, then the count. */
 	private static final int HEAD = FrameHeaderCodec.SIZE + 4;
 
 	private final int size;
+	private final ShippedValues values;
 	/** Bytes of the frame taken so far. */
 	private int taken;
 	/** The header and count, then each item's length, as their bytes come. */
 	private final ByteBuffer field = ByteBuffer.allocate(HEAD);
 	private int count = -1;
-	private @Nullable List<ByteBuffer> items;
+	private @Nullable List<QueueItem> items;
+	/** The length of the item whose first byte, its tag, is being read; -1 while no item is. */
+	private int tagged = -1;
 	private byte @Nullable [] item;
 	private int itemFilled;
+	private @Nullable ArrivingArray arriving;
+	/** The bytes the array being filled has still to take. */
+	private int arrivingLeft;
+	private byte arrivingTag;
 
-	ItemsReader(int size) {
+	ItemsReader(int size, ShippedValues values) {
 		this.size = size;
+		this.values = values;
 	}
 
 	@Override
@@ -40,6 +51,19 @@ final class ItemsReader implements InboundAssembly<List<ByteBuffer>> {
 			throw malformed("it gave more than its " + size + " bytes");
 		}
 		while (bytes.hasRemaining()) {
+			ArrivingArray array = arriving;
+			if (array != null) {
+				int length = Math.min(arrivingLeft, bytes.remaining());
+				array.take(bytes.slice().limit(length));
+				bytes.position(bytes.position() + length);
+				arrivingLeft -= length;
+				taken += length;
+				if (arrivingLeft == 0) {
+					arriving = null;
+					finishItem(QueueItem.arrived(arrivingTag, array.end(), tagged));
+				}
+				continue;
+			}
 			byte[] into = item;
 			if (into != null) {
 				int length = Math.min(into.length - itemFilled, bytes.remaining());
@@ -47,7 +71,7 @@ final class ItemsReader implements InboundAssembly<List<ByteBuffer>> {
 				itemFilled += length;
 				taken += length;
 				if (itemFilled == into.length) {
-					finishItem(into);
+					finishItem(QueueItem.of(ByteBuffer.wrap(into)));
 				}
 				continue;
 			}
@@ -64,10 +88,10 @@ final class ItemsReader implements InboundAssembly<List<ByteBuffer>> {
 		}
 	}
 
-	/** The field being read is whole: the header and count, or an item's length. */
+	/** The field being read is whole: the header and count, an item's length, or its first byte. */
 	private void fieldRead() {
 		field.flip();
-		List<ByteBuffer> read = items;
+		List<QueueItem> read = items;
 		if (read == null) {
 			checkHeader();
 			count = field.getInt();
@@ -75,9 +99,13 @@ final class ItemsReader implements InboundAssembly<List<ByteBuffer>> {
 			if (count < 0 || count > (size - HEAD) / 4) {
 				throw malformed("it claims " + count + " items in " + size + " bytes");
 			}
-			List<ByteBuffer> counted = new ArrayList<>(count);
+			List<QueueItem> counted = new ArrayList<>(count);
 			items = counted;
 			startField(counted);
+			return;
+		}
+		if (tagged >= 0) {
+			tagRead(field.get());
 			return;
 		}
 		int length = field.getInt();
@@ -87,22 +115,46 @@ final class ItemsReader implements InboundAssembly<List<ByteBuffer>> {
 		if (length < 0 || length > size - taken) {
 			throw malformed("a length of " + length + " with " + (size - taken) + " bytes left");
 		}
-		item = new byte[length];
-		itemFilled = 0;
 		if (length == 0) {
-			finishItem(item);
+			finishItem(QueueItem.of(ByteBuffer.allocate(0)));
+			return;
+		}
+		tagged = length;
+		field.clear().limit(1);
+	}
+
+	/** An item's first byte: an array of numbers or bytes is filled from the rest, anything else copied as it is. */
+	private void tagRead(byte tag) {
+		ArrivingArray array = values.arriving(tag, tagged - 1);
+		if (array != null) {
+			arriving = array;
+			arrivingTag = tag;
+			arrivingLeft = tagged - 1;
+			if (arrivingLeft == 0) {
+				arriving = null;
+				finishItem(QueueItem.arrived(tag, array.end(), tagged));
+			}
+			return;
+		}
+		byte[] into = new byte[tagged];
+		into[0] = tag;
+		item = into;
+		itemFilled = 1;
+		if (tagged == 1) {
+			finishItem(QueueItem.of(ByteBuffer.wrap(into)));
 		}
 	}
 
-	private void finishItem(byte[] bytes) {
-		List<ByteBuffer> read = Objects.requireNonNull(items, "items, once the count is read");
-		read.add(ByteBuffer.wrap(bytes));
+	private void finishItem(QueueItem done) {
+		List<QueueItem> read = Objects.requireNonNull(items, "items, once the count is read");
+		read.add(done);
 		item = null;
+		tagged = -1;
 		startField(read);
 	}
 
 	/** Ready for the next item's length, if the frame has one. */
-	private void startField(List<ByteBuffer> read) {
+	private void startField(List<QueueItem> read) {
 		field.clear().limit(read.size() == count ? 0 : 4);
 	}
 
@@ -115,8 +167,8 @@ final class ItemsReader implements InboundAssembly<List<ByteBuffer>> {
 	}
 
 	@Override
-	public List<ByteBuffer> end() {
-		List<ByteBuffer> read = items;
+	public List<QueueItem> end() {
+		List<QueueItem> read = items;
 		if (read == null) {
 			// All of a frame too short for its count was taken: its header is whole, or the frame has none.
 			field.flip();

@@ -6,6 +6,8 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import io.fiberjvm.internal.frames.QueueItem;
+
 /**
  * The arrays one producer session encodes its items into, taken back once the batch they went in has been sent, and
  * lent again for items of the same size. A producer sends a steady stream of items, most often of one size (a
@@ -44,14 +46,15 @@ final class ItemArrays {
 	 * Keeps the arrays of {@code items}, which the caller made (through {@link #take} or otherwise) and no longer
 	 * reads, for the next items of their size; arrays of another size than the last given back replace those kept.
 	 */
-	void giveBack(List<ByteBuffer> items) {
+	void giveBack(List<QueueItem> items) {
 		synchronized (this) {
 			// Pushed and taken from the front: the array lent next is the one written last, the likeliest in a cache.
-			for (ByteBuffer item : items) {
-				if (!item.hasArray() || item.array().length < SMALLEST) {
+			for (QueueItem item : items) {
+				ByteBuffer bytes = item.bytes();
+				if (bytes == null || !bytes.hasArray() || bytes.array().length < SMALLEST) {
 					continue;
 				}
-				byte[] array = item.array();
+				byte[] array = bytes.array();
 				if (array.length != size) {
 					kept.clear();
 					size = array.length;

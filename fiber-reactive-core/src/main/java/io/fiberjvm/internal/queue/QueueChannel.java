@@ -8,6 +8,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import io.fiberjvm.internal.frames.CreditFrame;
+import io.fiberjvm.internal.frames.QueueItem;
 
 /**
  * The byte-level operations of one queue, served by its host: in process ({@link QueueHost}) or over a
@@ -25,14 +26,14 @@ interface QueueChannel {
 	 * host in another process) may be given to {@code sent}, whose caller may then reuse its items' arrays; a
 	 * host in this process keeps the items themselves and never gives them.
 	 */
-	Flux<Long> send(Flux<List<ByteBuffer>> batches, Consumer<List<ByteBuffer>> sent);
+	Flux<Long> send(Flux<List<QueueItem>> batches, Consumer<List<QueueItem>> sent);
 
 	/**
 	 * A consumer session: credits go up (more items wanted, items acknowledged since the last credit); batches
 	 * come down, never more items in all than credited. When the credits end, items handed out and not
 	 * acknowledged go back to the queue.
 	 */
-	Flux<List<ByteBuffer>> receive(Flux<CreditFrame> credits);
+	Flux<List<QueueItem>> receive(Flux<CreditFrame> credits);
 
 	Mono<Integer> size();
 

@@ -13,6 +13,7 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.internal.frames.QueueItem;
 import io.fiberjvm.queue.Delivery;
 import io.fiberjvm.queue.FiberQueue;
 import io.fiberjvm.queue.QueueStats;
@@ -98,7 +99,9 @@ final class QueueHandle<T> implements FiberQueue<T> {
 
 	@Override
 	public Flux<T> receive(int prefetch, Scheduler scheduler) {
-		return Receiver.receive(channel, prefetch, scheduler, this::decode).name("fiber.queue.receive").tag(QUEUE_TAG, id());
+		// Acknowledged as it is handed over, an item is never handed out again: its array is the subscriber's to keep.
+		return Receiver.receive(channel, prefetch, scheduler, item -> decode(item, true)).name("fiber.queue.receive")
+				.tag(QUEUE_TAG, id());
 	}
 
 	@Override
@@ -108,7 +111,9 @@ final class QueueHandle<T> implements FiberQueue<T> {
 
 	@Override
 	public Flux<Delivery<T>> receiveManualAck(int prefetch, Scheduler scheduler) {
-		return Receiver.receiveManualAck(channel, prefetch, scheduler, this::decode).name("fiber.queue.receiveManualAck")
+		// An item not acknowledged goes back to its host: one held here stays as it was for the next consumer.
+		boolean keep = !(channel instanceof QueueHost);
+		return Receiver.receiveManualAck(channel, prefetch, scheduler, item -> decode(item, keep)).name("fiber.queue.receiveManualAck")
 				.tag(QUEUE_TAG, id());
 	}
 
@@ -144,8 +149,13 @@ final class QueueHandle<T> implements FiberQueue<T> {
 		return ByteBuffer.wrap(java.util.Objects.requireNonNull(runtime.values().write(item, putItem, arrays)));
 	}
 
-	private T decode(ByteBuffer bytes) {
-		Object item = runtime.values().read(bytes, readItem);
+	/**
+	 * The value of {@code held}: an array it was read into as it arrived, that array itself when {@code keep}, else a
+	 * copy of it; otherwise what its bytes decode to.
+	 */
+	private T decode(QueueItem held, boolean keep) {
+		Object arrived = held.array();
+		Object item = arrived == null ? runtime.values().read(held.bytes(), readItem) : keep ? arrived : held.copyOfArray();
 		if (!type.isInstance(item)) {
 			throw new CodecException("queue " + id() + " holds " + type.getName() + " items, but one read is a "
 					+ (item == null ? "null" : item.getClass().getName()));

@@ -17,6 +17,7 @@ import reactor.core.publisher.Operators;
 import reactor.core.publisher.Sinks;
 
 import io.fiberjvm.internal.frames.CreditFrame;
+import io.fiberjvm.internal.frames.QueueItem;
 import io.fiberjvm.queue.QueueClosedException;
 import io.fiberjvm.queue.QueueStats;
 
@@ -35,7 +36,7 @@ final class QueueHost implements QueueChannel {
 	private final String id;
 	private final int capacity;
 	private final int grantWindow;
-	private final ArrayDeque<ByteBuffer> waiting = new ArrayDeque<>();
+	private final ArrayDeque<QueueItem> waiting = new ArrayDeque<>();
 	private final ArrayDeque<PendingPut> waitingPuts = new ArrayDeque<>();
 	private final List<Consumer> consumers = new ArrayList<>();
 	private final List<Producer> producers = new ArrayList<>();
@@ -72,13 +73,13 @@ final class QueueHost implements QueueChannel {
 	public Mono<Void> put(ByteBuffer item) {
 		return Mono.create(sink -> {
 			List<Runnable> after = new ArrayList<>();
-			PendingPut pending = new PendingPut(item, sink);
+			PendingPut pending = new PendingPut(QueueItem.of(item), sink);
 			synchronized (this) {
 				if (closed) {
 					after.add(() -> sink.error(closedError()));
 				}
 				else if (waitingPuts.isEmpty() && free() > 0) {
-					waiting.add(item);
+					waiting.add(pending.item);
 					puts++;
 					after.add(sink::success);
 					dispatch();
@@ -98,7 +99,7 @@ final class QueueHost implements QueueChannel {
 	}
 
 	@Override
-	public Flux<Long> send(Flux<List<ByteBuffer>> batches, java.util.function.Consumer<List<ByteBuffer>> sent) {
+	public Flux<Long> send(Flux<List<QueueItem>> batches, java.util.function.Consumer<List<QueueItem>> sent) {
 		return Flux.defer(() -> {
 			Producer producer = new Producer();
 			List<Runnable> after = new ArrayList<>();
@@ -119,7 +120,7 @@ final class QueueHost implements QueueChannel {
 		});
 	}
 
-	private void accept(Producer producer, List<ByteBuffer> batch) {
+	private void accept(Producer producer, List<QueueItem> batch) {
 		List<Runnable> after = new ArrayList<>();
 		synchronized (this) {
 			if (!producers.contains(producer)) {
@@ -159,7 +160,7 @@ final class QueueHost implements QueueChannel {
 	}
 
 	@Override
-	public Flux<List<ByteBuffer>> receive(Flux<CreditFrame> credits) {
+	public Flux<List<QueueItem>> receive(Flux<CreditFrame> credits) {
 		return Flux.defer(() -> {
 			Consumer consumer = new Consumer();
 			synchronized (this) {
@@ -183,7 +184,7 @@ final class QueueHost implements QueueChannel {
 			}
 			long acked = Math.min(control.acknowledged(), consumer.handedOut.size());
 			for (long i = 0; i < acked; i++) {
-				consumer.handedBytes -= consumer.handedOut.remove().remaining();
+				consumer.handedBytes -= consumer.handedOut.remove().size();
 			}
 			handedOut -= (int) acked;
 			takes += acked;
@@ -202,7 +203,7 @@ final class QueueHost implements QueueChannel {
 				return;
 			}
 			// Unacknowledged items go back to the front, in the order they were handed out.
-			for (java.util.Iterator<ByteBuffer> it = consumer.handedOut.descendingIterator(); it.hasNext();) {
+			for (java.util.Iterator<QueueItem> it = consumer.handedOut.descendingIterator(); it.hasNext();) {
 				waiting.addFirst(it.next());
 			}
 			handedOut -= consumer.handedOut.size();
@@ -295,7 +296,7 @@ final class QueueHost implements QueueChannel {
 	/** Under the lock: hands waiting items to consumers with credit, one at a time round the consumers, so all get their share. */
 	private void dispatch() {
 		if (!waiting.isEmpty() && !consumers.isEmpty()) {
-			Map<Consumer, List<ByteBuffer>> batches = new IdentityHashMap<>();
+			Map<Consumer, List<QueueItem>> batches = new IdentityHashMap<>();
 			boolean progress = true;
 			while (progress && !waiting.isEmpty()) {
 				progress = false;
@@ -303,10 +304,10 @@ final class QueueHost implements QueueChannel {
 				for (int i = 0; i < n && !waiting.isEmpty(); i++) {
 					Consumer consumer = consumers.get((nextConsumer + i) % n);
 					if (consumer.credit > 0 && (consumer.handedOut.isEmpty() || consumer.handedBytes < consumer.heldBytes)) {
-						ByteBuffer item = waiting.poll();
+						QueueItem item = waiting.poll();
 						consumer.credit--;
 						consumer.handedOut.add(item);
-						consumer.handedBytes += item.remaining();
+						consumer.handedBytes += item.size();
 						handedOut++;
 						batches.computeIfAbsent(consumer, c -> new ArrayList<>()).add(item);
 						progress = true;
@@ -336,7 +337,7 @@ final class QueueHost implements QueueChannel {
 		return "QueueHost[" + id + ", capacity " + capacity + "]";
 	}
 
-	private record PendingPut(ByteBuffer item, MonoSink<Void> sink) {
+	private record PendingPut(QueueItem item, MonoSink<Void> sink) {
 	}
 
 	/**
@@ -389,8 +390,8 @@ final class QueueHost implements QueueChannel {
 	}
 
 	private static final class Consumer {
-		final Sinks.Many<List<ByteBuffer>> batches = Sinks.many().unicast().onBackpressureBuffer();
-		final ArrayDeque<ByteBuffer> handedOut = new ArrayDeque<>();
+		final Sinks.Many<List<QueueItem>> batches = Sinks.many().unicast().onBackpressureBuffer();
+		final ArrayDeque<QueueItem> handedOut = new ArrayDeque<>();
 		long handedBytes;
 		long heldBytes = PREFETCH_BYTES;
 		long credit;

@@ -2,6 +2,7 @@ package io.fiberjvm.internal.queue;
 
 import reactor.core.publisher.Mono;
 
+import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.internal.frames.CountFrame;
 import io.fiberjvm.internal.frames.CreditFrame;
 import io.fiberjvm.internal.frames.EmptyFrame;
@@ -34,8 +35,12 @@ final class QueueRoutes {
 		return prefix(queueId) + operation;
 	}
 
-	/** The routes of {@code host}'s queue; a consumer's batch is split into frames of about half {@code maxFrameSize} (a larger item alone). */
-	static Routes of(QueueHost host, String queueId, int maxFrameSize) {
+	/**
+	 * The routes of {@code host}'s queue; a consumer's batch is split into frames of about half {@code maxFrameSize}
+	 * (a larger item alone), and a producer's items that are arrays of numbers or bytes are read into them as
+	 * {@code values} reads them.
+	 */
+	static Routes of(QueueHost host, String queueId, int maxFrameSize, ShippedValues values) {
 		String prefix = prefix(queueId);
 		int batchLimit = Math.max(1024, maxFrameSize / 2);
 		return Routes.empty()
@@ -52,7 +57,7 @@ final class QueueRoutes {
 					EmptyFrame.check(frame);
 					return host.closed();
 				}).thenReturn(EmptyFrame.encode()))
-				.withChannel(prefix + SEND, ItemsFrame.reader(), frames -> host.send(frames, kept -> { }).map(GrantFrame::encode))
+				.withChannel(prefix + SEND, ItemsFrame.reader(values), frames -> host.send(frames, kept -> { }).map(GrantFrame::encode))
 				.withChannel(prefix + RECEIVE, frames -> host.receive(frames.map(CreditFrame::decode))
 						.concatMapIterable(batch -> ItemsFrame.split(batch, batchLimit))
 						.map(ItemsFrame::encode));

@@ -50,7 +50,7 @@ public final class QueueService {
 			hosted.remove(id);
 			served[0].dispose();
 		});
-		served[0] = runtime.serve(QueueRoutes.prefix(id), QueueRoutes.of(host, id, runtime.maxFrameSize()));
+		served[0] = runtime.serve(QueueRoutes.prefix(id), QueueRoutes.of(host, id, runtime.maxFrameSize(), runtime.values()));
 		hosted.put(id, host);
 		return new QueueHandle<>(new QueueRef(here.toString(), id, type.getName(), capacity), type, host, runtime);
 	}
@@ -76,7 +76,7 @@ public final class QueueService {
 		}
 		QueueHost local = hosted.get(ref.queueId);
 		QueueChannel channel = local != null ? local
-				: new RemoteChannel(runtime.connectionTo(Endpoint.parse(ref.host)), ref.queueId);
+				: new RemoteChannel(runtime.connectionTo(Endpoint.parse(ref.host)), ref.queueId, runtime.values());
 		return new QueueHandle<>(ref, type, channel, runtime);
 	}
 

@@ -1,6 +1,5 @@
 package io.fiberjvm.internal.queue;
 
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
@@ -13,6 +12,7 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 import io.fiberjvm.internal.frames.CreditFrame;
+import io.fiberjvm.internal.frames.QueueItem;
 import io.fiberjvm.queue.Delivery;
 
 /**
@@ -26,7 +26,7 @@ import io.fiberjvm.queue.Delivery;
 final class Receiver<T, E> {
 
 	private final int prefetch;
-	private final Function<ByteBuffer, T> decode;
+	private final Function<QueueItem, T> decode;
 	private final boolean manual;
 	private final FluxSink<E> sink;
 	private final Scheduler.Worker worker;
@@ -39,7 +39,7 @@ final class Receiver<T, E> {
 	private long reported;
 	private boolean done;
 
-	private Receiver(int prefetch, Function<ByteBuffer, T> decode, boolean manual, FluxSink<E> sink, Scheduler.Worker worker) {
+	private Receiver(int prefetch, Function<QueueItem, T> decode, boolean manual, FluxSink<E> sink, Scheduler.Worker worker) {
 		this.prefetch = prefetch;
 		this.worker = worker;
 		this.decode = decode;
@@ -48,18 +48,18 @@ final class Receiver<T, E> {
 	}
 
 	/** Items acknowledged as each {@code onNext} returns. */
-	static <T> Flux<T> receive(QueueChannel channel, int prefetch, Scheduler scheduler, Function<ByteBuffer, T> decode) {
+	static <T> Flux<T> receive(QueueChannel channel, int prefetch, Scheduler scheduler, Function<QueueItem, T> decode) {
 		return create(channel, prefetch, scheduler, decode, false);
 	}
 
 	/** Items acknowledged by the receiver, through {@link Delivery#ack()}. */
 	static <T> Flux<Delivery<T>> receiveManualAck(QueueChannel channel, int prefetch, Scheduler scheduler,
-			Function<ByteBuffer, T> decode) {
+			Function<QueueItem, T> decode) {
 		return create(channel, prefetch, scheduler, decode, true);
 	}
 
 	private static <T, E> Flux<E> create(QueueChannel channel, int prefetch, Scheduler scheduler,
-			Function<ByteBuffer, T> decode, boolean manual) {
+			Function<QueueItem, T> decode, boolean manual) {
 		Objects.requireNonNull(scheduler, "scheduler");
 		if (prefetch < 1) {
 			throw new IllegalArgumentException("prefetch " + prefetch + " must be at least 1");
@@ -132,14 +132,14 @@ final class Receiver<T, E> {
 	}
 
 	@SuppressWarnings("unchecked")
-	private void deliver(List<ByteBuffer> batch) {
-		for (ByteBuffer bytes : batch) {
+	private void deliver(List<QueueItem> batch) {
+		for (QueueItem held : batch) {
 			if (isDone()) {
 				return;
 			}
 			T item;
 			try {
-				item = decode.apply(bytes);
+				item = decode.apply(held);
 			}
 			catch (RuntimeException e) {
 				// Not acknowledged: the host puts it back when this session ends.

@@ -8,11 +8,13 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import io.fiberjvm.RemoteException;
+import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.internal.frames.CountFrame;
 import io.fiberjvm.internal.frames.CreditFrame;
 import io.fiberjvm.internal.frames.EmptyFrame;
 import io.fiberjvm.internal.frames.GrantFrame;
 import io.fiberjvm.internal.frames.ItemsFrame;
+import io.fiberjvm.internal.frames.QueueItem;
 import io.fiberjvm.queue.QueueClosedException;
 import io.fiberjvm.transport.Connection;
 import io.fiberjvm.transport.Outbound;
@@ -23,10 +25,13 @@ final class RemoteChannel implements QueueChannel {
 
 	private final Mono<Connection> connection;
 	private final String queueId;
+	private final ShippedValues values;
 
-	RemoteChannel(Mono<Connection> connection, String queueId) {
+	/** A channel to queue {@code queueId} over {@code connection}, whose items' arrays {@code values} reads as they arrive. */
+	RemoteChannel(Mono<Connection> connection, String queueId, ShippedValues values) {
 		this.connection = connection;
 		this.queueId = queueId;
+		this.values = values;
 	}
 
 	private String route(String operation) {
@@ -42,7 +47,7 @@ final class RemoteChannel implements QueueChannel {
 	}
 
 	@Override
-	public Flux<Long> send(Flux<List<ByteBuffer>> batches, Consumer<List<ByteBuffer>> sent) {
+	public Flux<Long> send(Flux<List<QueueItem>> batches, Consumer<List<QueueItem>> sent) {
 		return connection.flatMapMany(c -> c.requestChannel(route(QueueRoutes.SEND),
 						batches.map(batch -> ItemsFrame.frame(batch, () -> sent.accept(batch)))))
 				.map(GrantFrame::decode)
@@ -50,9 +55,9 @@ final class RemoteChannel implements QueueChannel {
 	}
 
 	@Override
-	public Flux<List<ByteBuffer>> receive(Flux<CreditFrame> credits) {
+	public Flux<List<QueueItem>> receive(Flux<CreditFrame> credits) {
 		return connection.flatMapMany(c -> c.requestChannel(route(QueueRoutes.RECEIVE),
-				credits.map(credit -> Outbound.of(credit.encode())), ItemsFrame.reader()))
+				credits.map(credit -> Outbound.of(credit.encode())), ItemsFrame.reader(values)))
 				.onErrorMap(RemoteChannel::local);
 	}
 

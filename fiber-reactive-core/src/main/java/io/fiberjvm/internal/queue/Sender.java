@@ -19,6 +19,7 @@ import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
+import io.fiberjvm.internal.frames.QueueItem;
 import io.fiberjvm.internal.stream.EarlyDemandSubscriber;
 
 /**
@@ -38,8 +39,8 @@ final class Sender<T> extends EarlyDemandSubscriber<T> {
 	private final int maxBatchBytes;
 	private final MonoSink<Void> done;
 	private final Scheduler.Worker worker = Schedulers.boundedElastic().createWorker();
-	private final Sinks.Many<List<ByteBuffer>> batches = Sinks.many().unicast().onBackpressureBuffer();
-	private final Queue<ByteBuffer> pending = new ConcurrentLinkedQueue<>();
+	private final Sinks.Many<List<QueueItem>> batches = Sinks.many().unicast().onBackpressureBuffer();
+	private final Queue<QueueItem> pending = new ConcurrentLinkedQueue<>();
 	private final AtomicInteger wip = new AtomicInteger();
 	private volatile boolean sourceDone;
 	private volatile @Nullable Throwable sourceError;
@@ -76,7 +77,7 @@ final class Sender<T> extends EarlyDemandSubscriber<T> {
 	@Override
 	protected void hookOnNext(T value) {
 		try {
-			pending.offer(encode.apply(value, arrays::take));
+			pending.offer(QueueItem.of(encode.apply(value, arrays::take)));
 		}
 		catch (RuntimeException e) {
 			cancel();
@@ -111,17 +112,17 @@ final class Sender<T> extends EarlyDemandSubscriber<T> {
 	private void drain() {
 		int missed = 1;
 		while (true) {
-			List<ByteBuffer> batch = new ArrayList<>();
+			List<QueueItem> batch = new ArrayList<>();
 			int bytes = 0;
-			ByteBuffer item;
+			QueueItem item;
 			while ((item = pending.peek()) != null) {
-				if (!batch.isEmpty() && (batch.size() >= maxBatchItems || bytes + item.remaining() > maxBatchBytes)) {
+				if (!batch.isEmpty() && (batch.size() >= maxBatchItems || bytes + item.size() > maxBatchBytes)) {
 					batches.tryEmitNext(batch);
 					batch = new ArrayList<>();
 					bytes = 0;
 				}
 				batch.add(pending.poll());
-				bytes += item.remaining() + 4;
+				bytes += item.size() + 4;
 			}
 			if (!batch.isEmpty()) {
 				batches.tryEmitNext(batch);

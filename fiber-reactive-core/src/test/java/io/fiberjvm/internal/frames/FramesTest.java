@@ -17,6 +17,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Every frame kind round-trips, and a malformed or misplaced frame is refused saying what was wrong. */
 class FramesTest {
 
+	private static List<QueueItem> queued(List<ByteBuffer> items) {
+		return items.stream().map(QueueItem::of).toList();
+	}
+
 	@Test
 	void everyFrameNamesItsKindInItsHeader() {
 		assertThat(FrameHeaderCodec.kind(EmptyFrame.encode())).isEqualTo(FrameKind.EMPTY);
@@ -175,25 +179,25 @@ class FramesTest {
 	void aBatchWrittenWhereTheTransportSendsFromIsTheFrameItsArrayIs() {
 		List<ByteBuffer> items = List.of(ByteBuffer.wrap(new byte[] {1, 2, 3}).position(1), ByteBuffer.allocate(0),
 				ByteBuffer.allocateDirect(2).put(0, (byte) 9));
-		Outbound frame = ItemsFrame.frame(items);
+		Outbound frame = ItemsFrame.frame(queued(items));
 		ByteBuffer target = ByteBuffer.allocateDirect(frame.size() + 3).position(3);
 		frame.writeTo(target);
 		assertThat(target.position()).as("it wrote its size").isEqualTo(3 + frame.size());
 		byte[] written = new byte[frame.size()];
 		target.get(3, written);
-		assertThat(written).isEqualTo(ItemsFrame.encode(items));
+		assertThat(written).isEqualTo(ItemsFrame.encode(queued(items)));
 		assertThat(ItemsFrame.decode(written)).containsExactly(ByteBuffer.wrap(new byte[] {2, 3}), ByteBuffer.allocate(0),
 				ByteBuffer.wrap(new byte[] {9, 0}));
 		assertThat(items).as("writing moves no item's position").extracting(ByteBuffer::position).containsExactly(1, 0, 0);
 		boolean[] released = new boolean[1];
-		ItemsFrame.frame(items, () -> released[0] = true).released();
+		ItemsFrame.frame(queued(items), () -> released[0] = true).released();
 		assertThat(released[0]).as("its maker hears when the transport lets its items go").isTrue();
 	}
 
 	@Test
 	void queueBatchesRoundTripAndMalformedOnesAreNamed() {
 		List<ByteBuffer> items = List.of(ByteBuffer.wrap(new byte[] {1}), ByteBuffer.allocate(0), ByteBuffer.wrap(new byte[] {2, 3}));
-		byte[] batch = ItemsFrame.encode(items);
+		byte[] batch = ItemsFrame.encode(queued(items));
 		List<ByteBuffer> read = ItemsFrame.decode(batch);
 		assertThat(read).containsExactlyElementsOf(items);
 		assertThat(read.get(2).array()).as("an item read is a view of its frame").isSameAs(batch);
@@ -218,7 +222,7 @@ class FramesTest {
 	@Test
 	void aBatchIsSplitSoNoFrameOutgrowsTheLimit() {
 		List<ByteBuffer> items = List.of(ByteBuffer.allocate(100), ByteBuffer.allocate(100), ByteBuffer.allocate(100), ByteBuffer.allocate(500));
-		List<List<ByteBuffer>> batches = ItemsFrame.split(items, 230);
+		List<List<QueueItem>> batches = ItemsFrame.split(queued(items), 230);
 		assertThat(batches).extracting(List::size).containsExactly(2, 1, 1);
 		assertThat(batches.subList(0, 2)).allSatisfy(batch -> assertThat(ItemsFrame.encode(batch).length).isLessThanOrEqualTo(230));
 	}
@@ -320,7 +324,7 @@ class FramesTest {
 		call[call.length - 1] = 5;
 		assertThatThrownBy(() -> CallFrame.decode(call)).isInstanceOf(CodecException.class)
 				.hasMessageContaining("a count of 5 arguments with 0 bytes left");
-		byte[] put = ItemsFrame.encode(List.of(ByteBuffer.allocate(1), ByteBuffer.allocate(1)));
+		byte[] put = ItemsFrame.encode(queued(List.of(ByteBuffer.allocate(1), ByteBuffer.allocate(1))));
 		assertThatThrownBy(() -> ItemsFrame.decodeOne(put)).isInstanceOf(CodecException.class)
 				.hasMessageContaining("a put carries one item, not 2");
 	}

@@ -8,6 +8,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.transport.InboundAssembly;
 import io.fiberjvm.transport.InboundReader;
 
@@ -27,16 +28,27 @@ class ItemsReaderTest {
 		return ByteBuffer.wrap(bytes);
 	}
 
-	private static List<ByteBuffer> readInRuns(byte[] frame, java.util.function.IntUnaryOperator cuts) {
-		return InRuns.read(ItemsFrame.reader(), frame, cuts);
+	private static final ShippedValues VALUES = new ShippedValues(List.of());
+
+	private static List<QueueItem> readInRuns(byte[] frame, java.util.function.IntUnaryOperator cuts) {
+		return InRuns.read(ItemsFrame.reader(VALUES), frame, cuts);
 	}
 
-	@Test
-	void itemsReadInRunsCutAnywhereAreTheItemsOfTheFrameEachInAnArrayOfItsOwn() {
-		List<ByteBuffer> items = List.of(item(3, 1), item(0, 0), item(5000, 2), item(1, 3), item(70_000, 4));
-		byte[] frame = ItemsFrame.encode(items);
+	private static List<QueueItem> queued(List<ByteBuffer> items) {
+		return items.stream().map(QueueItem::of).toList();
+	}
+
+	private static List<ByteBuffer> bytesOf(List<QueueItem> items) {
+		return items.stream().map(item -> {
+			assertThat(item.array()).as("an item of other bytes than an array's").isNull();
+			return java.util.Objects.requireNonNull(item.bytes());
+		}).toList();
+	}
+
+	/** Runs of one byte, the whole frame, every size up to 11, and 20 random sizes up to 9000. */
+	private static List<List<QueueItem>> readInAllRuns(byte[] frame) {
 		Random random = new Random(17);
-		List<List<ByteBuffer>> reads = new ArrayList<>();
+		List<List<QueueItem>> reads = new ArrayList<>();
 		reads.add(readInRuns(frame, run -> 1));
 		reads.add(readInRuns(frame, run -> frame.length));
 		for (int cut = 2; cut < 12; cut++) {
@@ -46,14 +58,53 @@ class ItemsReaderTest {
 		for (int i = 0; i < 20; i++) {
 			reads.add(readInRuns(frame, run -> 1 + random.nextInt(9000)));
 		}
-		assertThat(reads).allSatisfy(read -> {
-			assertThat(read).isEqualTo(ItemsFrame.decode(frame));
-			assertThat(read).allSatisfy(each -> {
+		return reads;
+	}
+
+	@Test
+	void itemsReadInRunsCutAnywhereAreTheItemsOfTheFrameEachInAnArrayOfItsOwn() {
+		// First bytes that are no tag of an array: 1 an int's, 2 a long's, 3 a double's, 4 a boolean's.
+		List<ByteBuffer> items = List.of(item(3, 1), item(0, 0), item(5000, 2), item(1, 3), item(70_000, 4));
+		byte[] frame = ItemsFrame.encode(queued(items));
+		assertThat(readInAllRuns(frame)).allSatisfy(read -> {
+			assertThat(bytesOf(read)).isEqualTo(ItemsFrame.decode(frame));
+			assertThat(bytesOf(read)).allSatisfy(each -> {
 				assertThat(each.arrayOffset()).isZero();
 				assertThat(each.array()).hasSize(each.remaining());
 			});
 		});
-		assertThat(InboundReader.read(ItemsFrame.reader(), ItemsFrame.encode(List.of()))).isEmpty();
+		assertThat(InboundReader.read(ItemsFrame.reader(VALUES), ItemsFrame.encode(List.of()))).isEmpty();
+	}
+
+	@Test
+	void itemsThatAreArraysOfNumbersOrBytesAreReadIntoThoseArraysAndWriteTheSameBytesBack() {
+		Random random = new Random(5);
+		double[] doubles = random.doubles(1001).toArray();
+		int[] ints = random.ints(3).toArray();
+		long[] longs = random.longs(2000).toArray();
+		float[] floats = {1.5f, -2.25f, Float.NaN};
+		byte[] bytes = new byte[4096];
+		random.nextBytes(bytes);
+		List<Object> values = List.of(doubles, ints, "text", longs, floats, bytes, new byte[0], new double[0], 7);
+		List<QueueItem> items = values.stream().map(value -> QueueItem.of(ByteBuffer.wrap(VALUES.write(value, "an item")))).toList();
+		byte[] frame = ItemsFrame.encode(items);
+		assertThat(readInAllRuns(frame)).allSatisfy(read -> {
+			assertThat(read).hasSameSizeAs(values);
+			for (int i = 0; i < values.size(); i++) {
+				Object value = values.get(i);
+				QueueItem item = read.get(i);
+				assertThat(item.size()).isEqualTo(items.get(i).size());
+				if (value instanceof String || value instanceof Integer) {
+					assertThat(item.array()).isNull();
+					assertThat(VALUES.read(item.bytes(), "an item")).isEqualTo(value);
+				}
+				else {
+					assertThat(item.array()).as("item %d", i).isEqualTo(value).isNotSameAs(value);
+					assertThat(item.copyOfArray()).isEqualTo(value).isNotSameAs(item.array());
+				}
+			}
+			assertThat(ItemsFrame.encode(read)).as("written back").isEqualTo(frame);
+		});
 	}
 
 	@Test
@@ -91,7 +142,7 @@ class ItemsReaderTest {
 
 	@Test
 	void moreBytesThanTheSizeBegunWithAreRefused() {
-		InboundAssembly<List<ByteBuffer>> assembly = ItemsFrame.reader().begin(6);
+		InboundAssembly<List<QueueItem>> assembly = ItemsFrame.reader(VALUES).begin(6);
 		assertThatThrownBy(() -> assembly.take(ByteBuffer.wrap(new byte[] {ITEMS, 0, 0, 0, 0, 0, 1})))
 				.isInstanceOf(CodecException.class).hasMessageContaining("it gave more than its 6 bytes");
 	}

@@ -6,6 +6,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.fiberjvm.internal.frames.QueueItem;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ItemArraysTest {
@@ -17,7 +19,7 @@ class ItemArraysTest {
 		assertThat(arrays.take(4096)).as("none kept yet").isNull();
 		byte[] first = new byte[4096];
 		byte[] second = new byte[4096];
-		arrays.giveBack(List.of(ByteBuffer.wrap(first), ByteBuffer.wrap(second)));
+		arrays.giveBack(List.of(QueueItem.of(ByteBuffer.wrap(first)), QueueItem.of(ByteBuffer.wrap(second))));
 		assertThat(arrays.take(4096)).as("the last given back first").isSameAs(second);
 		assertThat(arrays.take(4096)).isSameAs(first);
 		assertThat(arrays.take(4096)).as("none left").isNull();
@@ -25,10 +27,10 @@ class ItemArraysTest {
 
 	@Test
 	void anArrayOfAnotherSizeIsNeverLentAndReplacesThoseKept() {
-		arrays.giveBack(List.of(ByteBuffer.wrap(new byte[4096])));
+		arrays.giveBack(List.of(QueueItem.of(ByteBuffer.wrap(new byte[4096]))));
 		assertThat(arrays.take(8192)).isNull();
 		byte[] large = new byte[8192];
-		arrays.giveBack(List.of(ByteBuffer.wrap(large)));
+		arrays.giveBack(List.of(QueueItem.of(ByteBuffer.wrap(large))));
 		assertThat(arrays.take(4096)).as("replaced").isNull();
 		assertThat(arrays.take(8192)).isSameAs(large);
 	}
@@ -36,7 +38,7 @@ class ItemArraysTest {
 	@Test
 	void smallArraysAndBuffersWithoutOneAreNotKept() {
 		byte[] tiny = new byte[ItemArrays.SMALLEST - 1];
-		arrays.giveBack(List.of(ByteBuffer.wrap(tiny), ByteBuffer.allocateDirect(4096)));
+		arrays.giveBack(List.of(QueueItem.of(ByteBuffer.wrap(tiny)), QueueItem.of(ByteBuffer.allocateDirect(4096))));
 		assertThat(arrays.take(tiny.length)).isNull();
 		assertThat(arrays.take(4096)).isNull();
 	}
@@ -44,9 +46,9 @@ class ItemArraysTest {
 	@Test
 	void atMostItsLimitInBytesIsKept() {
 		int size = 1 << 20;
-		List<ByteBuffer> given = new ArrayList<>();
+		List<QueueItem> given = new ArrayList<>();
 		for (int i = 0; i < ItemArrays.KEPT_BYTES / size + 3; i++) {
-			given.add(ByteBuffer.wrap(new byte[size]));
+			given.add(QueueItem.of(ByteBuffer.wrap(new byte[size])));
 		}
 		arrays.giveBack(given);
 		List<byte[]> lent = new ArrayList<>();

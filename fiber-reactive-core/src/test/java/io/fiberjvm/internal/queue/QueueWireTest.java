@@ -13,6 +13,7 @@ import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.internal.frames.EmptyFrame;
 import io.fiberjvm.internal.frames.FrameKind;
 import io.fiberjvm.internal.frames.ItemsFrame;
+import io.fiberjvm.internal.frames.QueueItem;
 import io.fiberjvm.queue.FiberQueue;
 import io.fiberjvm.runtime.InProcessRuntime;
 import io.fiberjvm.runtime.LoopbackConnection;
@@ -42,10 +43,10 @@ class QueueWireTest {
 	@Test
 	void aProducerSendingMoreThanItWasGrantedIsCutOffAndKeepsNothingBeyondItsGrant() {
 		QueueHost host = new QueueHost("q-test", 4);
-		Sinks.Many<List<ByteBuffer>> batches = Sinks.many().unicast().onBackpressureBuffer();
+		Sinks.Many<List<QueueItem>> batches = Sinks.many().unicast().onBackpressureBuffer();
 		List<Long> grants = new java.util.concurrent.CopyOnWriteArrayList<>();
 		StepVerifier.create(host.send(batches.asFlux(), kept -> { }).doOnNext(grants::add))
-				.then(() -> batches.tryEmitNext(List.of(ByteBuffer.allocate(1), ByteBuffer.allocate(1), ByteBuffer.allocate(1), ByteBuffer.allocate(1), ByteBuffer.allocate(1))))
+				.then(() -> batches.tryEmitNext(java.util.Collections.nCopies(5, QueueItem.of(ByteBuffer.allocate(1)))))
 				.expectNextCount(1)
 				.expectErrorSatisfies(e -> assertThat(e).hasMessageContaining("room granted for"))
 				.verify(Duration.ofSeconds(5));
@@ -77,7 +78,8 @@ class QueueWireTest {
 	@Test
 	void aHandleElsewhereSeesAQueueClosedAndDrainedAsClosed() {
 		FiberQueue<Integer> q = service.create(Integer.class, 4);
-		RemoteChannel remote = new RemoteChannel(reactor.core.publisher.Mono.just(new LoopbackConnection(runtime.router())), q.id());
+		RemoteChannel remote = new RemoteChannel(reactor.core.publisher.Mono.just(new LoopbackConnection(runtime.router())), q.id(),
+				runtime.values());
 		var waiting = remote.closed().toFuture();
 		StepVerifier.create(remote.put(ItemsFrameOf.one(5)).then(remote.size())).expectNext(1).verifyComplete();
 		StepVerifier.create(q.take().then(remote.close())).verifyComplete();

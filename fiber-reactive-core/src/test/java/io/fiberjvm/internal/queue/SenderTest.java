@@ -17,6 +17,7 @@ import reactor.test.StepVerifier;
 
 import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.internal.frames.CreditFrame;
+import io.fiberjvm.internal.frames.QueueItem;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,11 +40,12 @@ class SenderTest {
 		}
 
 		@Override
-		public Flux<Long> send(Flux<List<ByteBuffer>> batches, Consumer<List<ByteBuffer>> sent) {
+		public Flux<Long> send(Flux<List<QueueItem>> batches, Consumer<List<QueueItem>> sent) {
 			Sinks.Many<Long> grants = Sinks.many().unicast().onBackpressureBuffer();
 			grants.tryEmitNext(4L);
 			batches.subscribe(batch -> {
-				for (ByteBuffer item : batch) {
+				for (QueueItem queued : batch) {
+					ByteBuffer item = java.util.Objects.requireNonNull(queued.bytes());
 					received.add(Arrays.copyOfRange(item.array(), item.position(), item.limit()));
 					arraysSeen.put(item.array(), Boolean.TRUE);
 				}
@@ -61,7 +63,7 @@ class SenderTest {
 		}
 
 		@Override
-		public Flux<List<ByteBuffer>> receive(Flux<CreditFrame> credits) {
+		public Flux<List<QueueItem>> receive(Flux<CreditFrame> credits) {
 			return Flux.error(new UnsupportedOperationException("receive"));
 		}
 
