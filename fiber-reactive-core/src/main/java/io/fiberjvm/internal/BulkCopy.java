@@ -104,6 +104,20 @@ public final class BulkCopy {
 		inPieces(count, PIECE / 8, (at, n) -> view.get(out, offset + at, n));
 	}
 
+	/** A copy of {@code array}, an array of bytes, floats, ints, doubles or longs. */
+	public static Object copyOfArray(Object array) {
+		Class<?> element = array.getClass().getComponentType();
+		int width = element == byte.class ? 1 : element == float.class || element == int.class ? 4
+				: element == double.class || element == long.class ? 8 : 0;
+		if (width == 0) {
+			throw new IllegalArgumentException("a " + array.getClass().getName() + " is no array of bytes, floats, ints, doubles or longs");
+		}
+		int length = java.lang.reflect.Array.getLength(array);
+		Object copy = java.lang.reflect.Array.newInstance(element, length);
+		inPieces(length, PIECE / width, (at, n) -> System.arraycopy(array, at, copy, at, n));
+		return copy;
+	}
+
 	/** {@code buffer} from its position in the order of arrays on the wire, without moving it. */
 	private static ByteBuffer wire(ByteBuffer buffer) {
 		return buffer.duplicate().order(ByteOrder.LITTLE_ENDIAN);

@@ -97,4 +97,18 @@ class BulkCopyTest {
 		assertThat(floatsBack).isEqualTo(floats);
 		assertThat(n.order(ByteOrder.LITTLE_ENDIAN).getInt(4)).isEqualTo(-1);
 	}
+
+	@Test
+	void anArrayOfBytesOrNumbersIsCopiedInPiecesAndAnyOtherRefused() {
+		double[] doubles = new double[BulkCopy.PIECE / 8 * 2 + 5];
+		Arrays.setAll(doubles, i -> i * 0.5);
+		for (Object array : new Object[] {doubles, new byte[] {1, 2}, new float[] {1.5f}, new int[] {3}, new long[] {4L}, new long[0]}) {
+			Object copy = BulkCopy.copyOfArray(array);
+			assertThat(copy).isEqualTo(array).isNotSameAs(array).hasSameClassAs(array);
+		}
+		for (Object other : new Object[] {new short[1], new char[1], new boolean[1], new String[1], "text"}) {
+			org.assertj.core.api.Assertions.assertThatThrownBy(() -> BulkCopy.copyOfArray(other))
+					.isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no array of bytes, floats, ints, doubles or longs");
+		}
+	}
 }

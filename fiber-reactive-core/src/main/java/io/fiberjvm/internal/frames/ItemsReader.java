@@ -15,13 +15,18 @@ import io.fiberjvm.transport.InboundAssembly;
 /**
  * A frame of queue items read as its bytes arrive, each item copied straight into an array of its own: the frame is
  * never copied whole, and an item kept in a queue holds its own bytes, not a whole batch's. An item that is an array
- * of numbers or bytes is read into that array, so whoever takes it need not decode it. It refuses what
- * {@link ItemsFrame#decode} refuses, with the same words.
+ * of numbers or bytes, of {@link #ARRAYS_FROM} bytes or more, is read into that array, so whoever takes it need not
+ * decode it. It refuses what {@link ItemsFrame#decode} refuses, with the same words.
  */
 final class ItemsReader implements InboundAssembly<List<QueueItem>> {
 
 	/** The header, then the count. */
 	private static final int HEAD = FrameHeaderCodec.SIZE + 4;
+	/**
+	 * Items of fewer bytes are read as bytes whatever they are: for a small array, making it as it arrives costs more
+	 * than the copy decoding it later does.
+	 */
+	static final int ARRAYS_FROM = 1024;
 
 	private final int size;
 	private final ShippedValues values;
@@ -119,6 +124,11 @@ final class ItemsReader implements InboundAssembly<List<QueueItem>> {
 			finishItem(QueueItem.of(ByteBuffer.allocate(0)));
 			return;
 		}
+		if (length < ARRAYS_FROM) {
+			item = new byte[length];
+			itemFilled = 0;
+			return;
+		}
 		tagged = length;
 		field.clear().limit(1);
 	}
@@ -130,19 +140,12 @@ final class ItemsReader implements InboundAssembly<List<QueueItem>> {
 			arriving = array;
 			arrivingTag = tag;
 			arrivingLeft = tagged - 1;
-			if (arrivingLeft == 0) {
-				arriving = null;
-				finishItem(QueueItem.arrived(tag, array.end(), tagged));
-			}
 			return;
 		}
 		byte[] into = new byte[tagged];
 		into[0] = tag;
 		item = into;
 		itemFilled = 1;
-		if (tagged == 1) {
-			finishItem(QueueItem.of(ByteBuffer.wrap(into)));
-		}
 	}
 
 	private void finishItem(QueueItem done) {

@@ -53,20 +53,7 @@ public final class QueueItem {
 
 	/** A copy of its {@link #array()}, for a reader that must leave the item as it is. */
 	public Object copyOfArray() {
-		Object arrived = Objects.requireNonNull(array, "the item's array");
-		if (arrived instanceof byte[] b) {
-			return b.clone();
-		}
-		if (arrived instanceof double[] d) {
-			return d.clone();
-		}
-		if (arrived instanceof float[] f) {
-			return f.clone();
-		}
-		if (arrived instanceof int[] i) {
-			return i.clone();
-		}
-		return ((long[]) arrived).clone();
+		return BulkCopy.copyOfArray(Objects.requireNonNull(array, "the item's array"));
 	}
 
 	/** Writes its {@link #size()} bytes into {@code target} from its position, which moves past them. */

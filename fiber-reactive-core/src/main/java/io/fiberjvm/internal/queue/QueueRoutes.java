@@ -58,6 +58,8 @@ final class QueueRoutes {
 					return host.closed();
 				}).thenReturn(EmptyFrame.encode()))
 				.withChannel(prefix + SEND, ItemsFrame.reader(values), frames -> host.send(frames, kept -> { }).map(GrantFrame::encode))
+				// A batch may be written after its session ended and its items went back to the queue, one to a consumer
+				// here that changes its array: such a frame goes to a receiver that has finished, which drops it.
 				.withChannel(prefix + RECEIVE, frames -> host.receive(frames.map(CreditFrame::decode))
 						.concatMapIterable(batch -> ItemsFrame.split(batch, batchLimit))
 						.map(ItemsFrame::encode));

@@ -17,7 +17,8 @@ import io.fiberjvm.queue.Delivery;
 
 /**
  * The consumer's side of a queue session: turns the subscriber's demand into credit for the host, hands
- * items to the subscriber on a worker of the chosen scheduler, and acknowledges each one once its {@code onNext} has returned.
+ * items to the subscriber on a worker of the chosen scheduler, and acknowledges each one as it hands it to {@code onNext}
+ * (or leaves that to the subscriber, through {@link Delivery#ack()}).
  *
  * <p>The host is never credited with more than the subscriber asked for, nor more than {@code prefetch}
  * ahead of what it acknowledged, so every item that arrives can be delivered at once and none waits in
@@ -47,7 +48,7 @@ final class Receiver<T, E> {
 		this.sink = sink;
 	}
 
-	/** Items acknowledged as each {@code onNext} returns. */
+	/** Items acknowledged as each is handed to {@code onNext}: one handed over never goes back to the queue. */
 	static <T> Flux<T> receive(QueueChannel channel, int prefetch, Scheduler scheduler, Function<QueueItem, T> decode) {
 		return create(channel, prefetch, scheduler, decode, false);
 	}

@@ -11,6 +11,7 @@ import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.transport.InboundAssembly;
 import io.fiberjvm.transport.InboundReader;
+import io.fiberjvm.transport.Outbound;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -79,31 +80,44 @@ class ItemsReaderTest {
 	@Test
 	void itemsThatAreArraysOfNumbersOrBytesAreReadIntoThoseArraysAndWriteTheSameBytesBack() {
 		Random random = new Random(5);
-		double[] doubles = random.doubles(1001).toArray();
-		int[] ints = random.ints(3).toArray();
-		long[] longs = random.longs(2000).toArray();
-		float[] floats = {1.5f, -2.25f, Float.NaN};
 		byte[] bytes = new byte[4096];
 		random.nextBytes(bytes);
-		List<Object> values = List.of(doubles, ints, "text", longs, floats, bytes, new byte[0], new double[0], 7);
-		List<QueueItem> items = values.stream().map(value -> QueueItem.of(ByteBuffer.wrap(VALUES.write(value, "an item")))).toList();
+		float[] floats = new float[300];
+		floats[7] = Float.NaN;
+		floats[8] = -2.25f;
+		List<Object> arrays = List.of(random.doubles(1001).toArray(), random.ints(256).toArray(), random.longs(2000).toArray(),
+				floats, bytes, new byte[ItemsReader.ARRAYS_FROM - 1]);
+		// Read as bytes: other values, arrays smaller than ARRAYS_FROM, and an array's tag before bytes that make none.
+		byte[] noInts = new byte[ItemsReader.ARRAYS_FROM + 2];
+		noInts[0] = VALUES.write(new int[0], "no ints")[0];
+		List<Object> others = List.of("text", 7, random.ints(3).toArray(), new byte[0], new double[0], new byte[ItemsReader.ARRAYS_FROM - 2]);
+		List<Object> values = new ArrayList<>(arrays);
+		values.addAll(others);
+		List<QueueItem> items = new ArrayList<>(values.stream().map(value -> QueueItem.of(ByteBuffer.wrap(VALUES.write(value, "an item")))).toList());
+		items.add(QueueItem.of(ByteBuffer.wrap(noInts)));
 		byte[] frame = ItemsFrame.encode(items);
 		assertThat(readInAllRuns(frame)).allSatisfy(read -> {
-			assertThat(read).hasSameSizeAs(values);
+			assertThat(read).hasSameSizeAs(items);
 			for (int i = 0; i < values.size(); i++) {
 				Object value = values.get(i);
 				QueueItem item = read.get(i);
 				assertThat(item.size()).isEqualTo(items.get(i).size());
-				if (value instanceof String || value instanceof Integer) {
-					assertThat(item.array()).isNull();
-					assertThat(VALUES.read(item.bytes(), "an item")).isEqualTo(value);
-				}
-				else {
+				if (i < arrays.size()) {
 					assertThat(item.array()).as("item %d", i).isEqualTo(value).isNotSameAs(value);
 					assertThat(item.copyOfArray()).isEqualTo(value).isNotSameAs(item.array());
 				}
+				else {
+					assertThat(item.array()).as("item %d", i).isNull();
+					assertThat(VALUES.read(item.bytes(), "an item")).isEqualTo(value);
+				}
 			}
+			assertThat(read.get(values.size()).bytes()).isEqualTo(ByteBuffer.wrap(noInts));
 			assertThat(ItemsFrame.encode(read)).as("written back").isEqualTo(frame);
+			Outbound written = ItemsFrame.frame(read);
+			ByteBuffer target = ByteBuffer.allocateDirect(written.size() + 3).position(3);
+			written.writeTo(target);
+			assertThat(target.position()).isEqualTo(3 + frame.length);
+			assertThat(target.flip().position(3)).as("written back where a transport sends from").isEqualTo(ByteBuffer.wrap(frame));
 		});
 	}
 
