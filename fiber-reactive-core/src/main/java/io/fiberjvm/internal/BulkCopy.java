@@ -110,7 +110,8 @@ public final class BulkCopy {
 		int width = element == byte.class ? 1 : element == float.class || element == int.class ? 4
 				: element == double.class || element == long.class ? 8 : 0;
 		if (width == 0) {
-			throw new IllegalArgumentException("a " + array.getClass().getName() + " is no array of bytes, floats, ints, doubles or longs");
+			throw new IllegalArgumentException("a " + array.getClass().getName()
+					+ " is no array of bytes, floats, ints, doubles or longs");
 		}
 		int length = java.lang.reflect.Array.getLength(array);
 		Object copy = java.lang.reflect.Array.newInstance(element, length);

@@ -87,6 +87,6 @@ public final class QueueItem {
 
 	@Override
 	public String toString() {
-		return array == null ? "QueueItem[" + size + " bytes]" : "QueueItem[" + array.getClass().getSimpleName() + ", " + size + " bytes]";
+		return "QueueItem[" + (array == null ? "" : array.getClass().getSimpleName() + ", ") + size + " bytes]";
 	}
 }
