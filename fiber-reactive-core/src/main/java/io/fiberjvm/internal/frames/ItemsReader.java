@@ -36,7 +36,7 @@ final class ItemsReader implements InboundAssembly<List<QueueItem>> {
 	private final ByteBuffer field = ByteBuffer.allocate(HEAD);
 	private int count = -1;
 	private @Nullable List<QueueItem> items;
-	/** The length of the item whose first byte, its tag, is being read; -1 while no item is. */
+	/** The length of the item being read from its first byte, its tag, on (as an array or as bytes); -1 while none is. */
 	private int tagged = -1;
 	private byte @Nullable [] item;
 	private int itemFilled;
