@@ -85,6 +85,16 @@ public final class Routes implements Router {
 				responseFamilies, channelFamilies);
 	}
 
+	/**
+	 * Adds a request-channel handler whose data the transport reads with {@code reader} as it arrives, and whose
+	 * answers it writes where it sends them from.
+	 */
+	public <T> Routes withWrittenChannel(String route, InboundReader<T> reader,
+			Function<? super Flux<T>, ? extends Publisher<? extends Outbound>> handler) {
+		return new Routes(codec, responses, streams, plus(channels, route, ChannelHandler.written(reader, handler)), fires,
+				responseFamilies, channelFamilies);
+	}
+
 	/** Adds a fire-and-forget handler on raw bytes. */
 	public Routes withFireAndForget(String route, Function<byte[], Mono<Void>> handler) {
 		return new Routes(codec, responses, streams, channels, plus(fires, route, handler), responseFamilies, channelFamilies);

@@ -8,6 +8,7 @@ import io.fiberjvm.internal.frames.CreditFrame;
 import io.fiberjvm.internal.frames.EmptyFrame;
 import io.fiberjvm.internal.frames.GrantFrame;
 import io.fiberjvm.internal.frames.ItemsFrame;
+import io.fiberjvm.transport.InboundReader;
 import io.fiberjvm.transport.Routes;
 
 /**
@@ -60,8 +61,8 @@ final class QueueRoutes {
 				.withChannel(prefix + SEND, ItemsFrame.reader(values), frames -> host.send(frames, kept -> { }).map(GrantFrame::encode))
 				// A batch may be written after its session ended and its items went back to the queue, one to a consumer
 				// here that changes its array: such a frame goes to a receiver that has finished, which drops it.
-				.withChannel(prefix + RECEIVE, frames -> host.receive(frames.map(CreditFrame::decode))
+				.withWrittenChannel(prefix + RECEIVE, InboundReader.bytes(), frames -> host.receive(frames.map(CreditFrame::decode))
 						.concatMapIterable(batch -> ItemsFrame.split(batch, batchLimit))
-						.map(ItemsFrame::encode));
+						.map(ItemsFrame::frame));
 	}
 }

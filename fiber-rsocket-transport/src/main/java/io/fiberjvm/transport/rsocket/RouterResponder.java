@@ -82,7 +82,7 @@ final class RouterResponder implements RSocket {
 
 	/** The answers of {@code handler} to the channel's data, each datum read by its reader and released as it arrives. */
 	private <T> Flux<Outbound> answer(ChannelHandler<T> handler, Flux<Payload> data) {
-		return Flux.from(handler.answer(Parts.join(data, handler.reader(), maxPayloadSize))).map(Outbound::of);
+		return Flux.from(handler.answerOutbound(Parts.join(data, handler.reader(), maxPayloadSize)));
 	}
 
 	@Override

@@ -91,6 +91,35 @@ class WrittenDataTest {
 	}
 
 	@Test
+	void aRespondersWrittenAnswersOfEverySizeArriveAsWrittenEachWrittenOnce() {
+		int[] sizes = {0, 100, Frames.POOLED_LIMIT + 1, Parts.PART * 2 + 5};
+		AtomicInteger writes = new AtomicInteger();
+		List<Boolean> intoDirectMemory = new CopyOnWriteArrayList<>();
+		Routes routes = Routes.empty().withWrittenChannel("sizes", io.fiberjvm.transport.InboundReader.bytes(),
+				in -> in.map(asked -> {
+					Outbound answer = counting(sizes[asked[0]], asked[0], writes);
+					return unchecked(answer.size(), target -> {
+						intoDirectMemory.add(target.isDirect());
+						answer.writeTo(target);
+					});
+				}));
+		Connection c = peers.connect(routes);
+		Flux<Outbound> asks = Flux.range(0, sizes.length).map(i -> Outbound.of(new byte[] {i.byteValue()}));
+		StepVerifier.create(c.requestChannel("sizes", asks))
+				.assertNext(back -> assertThat(back).isEqualTo(expected(sizes[0], 0)))
+				.assertNext(back -> assertThat(back).isEqualTo(expected(sizes[1], 1)))
+				.assertNext(back -> assertThat(back).isEqualTo(expected(sizes[2], 2)))
+				.assertNext(back -> assertThat(back).isEqualTo(expected(sizes[3], 3)))
+				.expectComplete().verify(WAIT);
+		assertThat(writes).as("one write for each answer but the empty one, whatever its parts").hasValue(3);
+		assertThat(intoDirectMemory.get(0)).as("a small answer written straight into the transport's memory").isTrue();
+		// A caller in this process gets each answer as an array.
+		StepVerifier.create(routes.requestChannel("sizes", Flux.just(new byte[] {1})))
+				.assertNext(back -> assertThat(back).isEqualTo(expected(sizes[1], 1)))
+				.expectComplete().verify(WAIT);
+	}
+
+	@Test
 	void everyDatumIsReleasedOnceTheTransportIsDoneWithItsBytesAndNotBeforeItWasAllTaken() {
 		Connection c = peers.connect(Routes.empty().withChannel("echo", in -> in));
 		int[] sizes = {0, 100, Frames.POOLED_LIMIT + 1, Parts.PART * 2 + Frames.POOLED_LIMIT + 1, Parts.PART * 2 + 5};
