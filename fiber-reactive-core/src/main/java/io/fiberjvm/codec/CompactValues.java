@@ -73,16 +73,9 @@ final class CompactValues {
 
 	/**
 	 * The compact bytes of {@code value}, which {@link #sizeOf} says has a compact form, after {@code room} bytes
-	 * left free in front of them (zeros in a new array).
-	 */
-	static byte[] write(Object value, int room) {
-		return write(value, room, null);
-	}
-
-	/**
-	 * As {@link #write(Object, int)}, into an array of the size asked for from {@code arrays}, which fills all of it
-	 * after the room and leaves the room as it was; into a new array when there are no {@code arrays} or they give
-	 * none (null).
+	 * left free in front of them: in an array of that size from {@code arrays}, which they fill all of after the room,
+	 * leaving the room as it was; in a new array (the room zeros) when there are no {@code arrays} or they give none
+	 * (null).
 	 */
 	static byte[] write(Object value, int room, @Nullable IntFunction<byte @Nullable []> arrays) {
 		if (value instanceof Integer i) {

@@ -148,9 +148,7 @@ public final class ShippedValues implements Codec {
 			long size = CompactValues.sizeOf(value);
 			if (size >= ROOMY) {
 				checkSize(size, value, what);
-				// Below the arrays lent and taken back, a new array made and filled in one step is not zeroed first.
-				return ByteBuffer.wrap(CompactValues.write(value, room, n -> n < EncodingArrays.LARGE ? null : arrays.take(n)))
-						.position(room);
+				return ByteBuffer.wrap(CompactValues.write(value, room, arrays::take)).position(room);
 			}
 		}
 		byte[] bytes = write(value, what);

@@ -34,19 +34,9 @@ public interface ChannelHandler<T> {
 
 	/** A handler that reads with {@code reader} and answers with {@code answer}. */
 	static <T> ChannelHandler<T> of(InboundReader<T> reader, Function<? super Flux<T>, ? extends Publisher<byte[]>> answer) {
-		Objects.requireNonNull(reader, "reader");
 		Objects.requireNonNull(answer, "answer");
-		return new ChannelHandler<>() {
-			@Override
-			public InboundReader<T> reader() {
-				return reader;
-			}
-
-			@Override
-			public Publisher<byte[]> answer(Flux<T> data) {
-				return Flux.defer(() -> answer.apply(data));
-			}
-		};
+		// An array's Outbound gives the array itself back: a caller in this process gets the handler's own arrays.
+		return written(reader, data -> Flux.from(answer.apply(data)).map(Outbound::of));
 	}
 
 	/**
