@@ -10,15 +10,18 @@ import reactor.test.StepVerifier;
 
 import io.fiberjvm.Fiber;
 import io.fiberjvm.FiberFunction;
+import io.fiberjvm.Shared;
 import io.fiberjvm.manager.AsyncManager;
 import io.fiberjvm.pool.FiberPool;
 import io.fiberjvm.queue.FiberQueue;
+import io.fiberjvm.ring.ReduceOp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * One large {@code double[]} crosses real child JVMs whole in every primitive: pool argument and result, queue item
- * both ways, manager argument and result, ring broadcast. A subclass picks the size and the run's settings.
+ * both ways, manager argument and result, ring broadcast, all-reduce and gather, shared value. A subclass picks the size
+ * and the run's settings.
  */
 abstract class WholeValueTransfers {
 
@@ -108,16 +111,32 @@ abstract class WholeValueTransfers {
 	}
 
 	@Test
-	void aRingBroadcastReachesEveryMember() {
+	void aRingBroadcastAllReduceAndGatherCarryItWhole() {
 		int length = length();
 		try (Fiber fiber = open()) {
 			FiberQueue<String> reports = fiber.queue(String.class);
 			fiber.ring(2).name("big").run(ring -> {
 				double[] value = ring.broadcast(ring.rank() == 0 ? values(length, 9) : null).block();
-				reports.put(ring.rank() + " " + probe(value)).block();
+				reports.put(ring.rank() + " broadcast " + probe(value)).block();
+				// Both members hold the same array: its mean is that array again, sent in chunks of half of it.
+				reports.put(ring.rank() + " mean " + probe(ring.allReduce(value, ReduceOp.MEAN).block())).block();
+				List<double[]> gathered = ring.gather(ring.rank() == 1 ? value : null).block();
+				if (ring.rank() == 0) {
+					reports.put("0 gathered " + probe(gathered.get(1))).block();
+				}
 			}).block(LONG);
-			List<String> lines = reports.receive().take(2).collectList().block(LONG);
-			assertThat(lines).containsExactlyInAnyOrder("0 " + expected(9), "1 " + expected(9));
+			List<String> lines = reports.receive().take(5).collectList().block(LONG);
+			assertThat(lines).containsExactlyInAnyOrder("0 broadcast " + expected(9), "1 broadcast " + expected(9),
+					"0 mean " + expected(9), "1 mean " + expected(9), "0 gathered " + expected(9));
+		}
+	}
+
+	@Test
+	void aSharedValueReachesAWorkerWhole() {
+		try (Fiber fiber = open(); FiberPool pool = fiber.pool(1).open()) {
+			Shared<double[]> shared = fiber.share(values(length(), 11));
+			FiberFunction<Integer, String> read = n -> probe(shared.get());
+			StepVerifier.create(pool.apply(read, 1)).expectNext(expected(11)).expectComplete().verify(LONG);
 		}
 	}
 }

@@ -2,7 +2,7 @@ package io.fiberjvm.internal.frames;
 
 /**
  * A request for a shared value's bytes, from a JVM that uses it to the JVM that shared it; the answer is the
- * value in {@link SegmentFrame} parts.
+ * value in one {@link ValueFrame}, of any size.
  *
  * @param id the shared value's id
  * @param requester where the requesting runtime listens, {@code host:port}: where its drop notice goes

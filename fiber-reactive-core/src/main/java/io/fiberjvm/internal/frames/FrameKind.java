@@ -45,14 +45,16 @@ public enum FrameKind {
 	JOIN(40, "ring join"),
 	/** Every member's address, parent to members. */
 	ROSTER(41, "ring roster"),
-	/** Part of a message sent in parts: a collective's, member to member, or a shared value's, owner to fetcher. */
-	SEGMENT(42, "message part"),
 	/** A ring member has finished its target. */
 	DONE(43, "ring member's end"),
+	/** A collective's message, member to member. */
+	MESSAGE(44, "ring message"),
 	/** A request for a shared value, fetcher to owner. */
 	FETCH(50, "shared value fetch"),
 	/** A shared value was released: drop the copy, owner to fetcher. */
-	DROP(51, "shared value drop");
+	DROP(51, "shared value drop"),
+	/** A shared value's bytes, owner to fetcher. */
+	VALUE(52, "shared value");
 
 	private static final FrameKind[] BY_CODE = new FrameKind[64];
 

@@ -10,33 +10,32 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.internal.LargeDecoding;
-import io.fiberjvm.internal.frames.Answer;
-import io.fiberjvm.internal.frames.AnswerFrame;
-import io.fiberjvm.internal.frames.SegmentFrame;
+import io.fiberjvm.internal.frames.MessageFrame;
 import io.fiberjvm.ring.ReduceOp;
 import io.fiberjvm.ring.RingContext;
 import io.fiberjvm.ring.RingPeerLostException;
 import io.fiberjvm.runtime.RuntimeContext;
 import io.fiberjvm.transport.Endpoint;
+import io.fiberjvm.transport.Outbound;
 
 /**
- * One member's side of its ring: the collectives, over request-response messages to peers' ring
- * routes. All-reduce is the bandwidth-optimal ring: the array is cut into {@code size} chunks; in
- * {@code size - 1} reduce-scatter steps each member sends one chunk to its right neighbour and adds
- * the one from its left, so each ends with one chunk fully reduced; {@code size - 1} all-gather steps
- * pass the reduced chunks around. Each member sends {@code 2 (size - 1) / size} of its array.
+ * One member's side of its ring: the collectives, over messages to peers' ring routes (a small one a
+ * request-response, a larger one a request-channel's one datum). All-reduce is the bandwidth-optimal
+ * ring: the array is cut into {@code size} chunks; in {@code size - 1} reduce-scatter steps each member
+ * sends one chunk to its right neighbour and adds the one from its left, so each ends with one chunk fully
+ * reduced; {@code size - 1} all-gather steps pass the reduced chunks around. Each member sends
+ * {@code 2 (size - 1) / size} of its array.
  */
 final class MemberContext implements RingContext {
 
-	/** How many segments of one message are in flight to a peer at once. */
-	private static final int SEGMENTS_IN_FLIGHT = 4;
+	/** Messages smaller than this go as request-responses; larger ones are read where they arrive. */
+	static final int SMALL = 64 << 10;
 
 	private final int rank;
 	private final int size;
@@ -45,7 +44,6 @@ final class MemberContext implements RingContext {
 	private final Map<String, String> environment;
 	private final RuntimeContext runtime;
 	private final Mailbox mailbox;
-	private final int segmentBytes;
 	private final AtomicInteger sequence = new AtomicInteger();
 	private final Duration collectiveTimeout;
 
@@ -59,8 +57,6 @@ final class MemberContext implements RingContext {
 		this.environment = environment;
 		this.runtime = runtime;
 		this.mailbox = mailbox;
-		// Room for the header and the transport's own framing, within the frame limit.
-		this.segmentBytes = Math.max(1024, Math.min(4 << 20, runtime.maxFrameSize() / 2));
 	}
 
 	@Override
@@ -120,7 +116,7 @@ final class MemberContext implements RingContext {
 			int receiveChunk = chunkIndex(rank - step - 1);
 			Mono<Void> send = Mono.defer(() -> sendChunk(right, seq, step, buffer, start(sendChunk, length), start(sendChunk + 1, length)));
 			Mono<Void> receive = take(seq, step, left, "all-reduce")
-					.doOnNext(bytes -> buffer.add(start(receiveChunk, length), checked(bytes, receiveChunk, length, buffer, left)))
+					.doOnNext(message -> buffer.add(start(receiveChunk, length), checked(message, receiveChunk, length, buffer, left)))
 					.then();
 			return Mono.when(send, receive);
 		}).then();
@@ -130,7 +126,7 @@ final class MemberContext implements RingContext {
 			int wireStep = size - 1 + step;
 			Mono<Void> send = Mono.defer(() -> sendChunk(right, seq, wireStep, buffer, start(sendChunk, length), start(sendChunk + 1, length)));
 			Mono<Void> receive = take(seq, wireStep, left, "all-reduce")
-					.doOnNext(bytes -> buffer.set(start(receiveChunk, length), checked(bytes, receiveChunk, length, buffer, left)))
+					.doOnNext(message -> buffer.set(start(receiveChunk, length), checked(message, receiveChunk, length, buffer, left)))
 					.then();
 			return Mono.when(send, receive);
 		}).then();
@@ -142,8 +138,8 @@ final class MemberContext implements RingContext {
 	}
 
 	/** A message from {@code from}, waited for at most the ring's collective timeout, if it has one. */
-	private Mono<ByteBuffer> take(int seq, int step, int from, String collective) {
-		Mono<ByteBuffer> message = mailbox.take(seq, step, from);
+	private Mono<MessageFrame> take(int seq, int step, int from, String collective) {
+		Mono<MessageFrame> message = mailbox.take(seq, step, from);
 		if (collectiveTimeout.isZero()) {
 			return message;
 		}
@@ -153,7 +149,8 @@ final class MemberContext implements RingContext {
 	}
 
 	/** A chunk whose size is not what this member's array length makes it: the members' arrays differ in length. */
-	private ByteBuffer checked(ByteBuffer bytes, int chunk, int length, ReduceBuffer buffer, int from) {
+	private ByteBuffer checked(MessageFrame message, int chunk, int length, ReduceBuffer buffer, int from) {
+		ByteBuffer bytes = message.chunk();
 		int expected = (start(chunk + 1, length) - start(chunk, length)) * buffer.elementBytes();
 		if (bytes.remaining() != expected) {
 			throw new IllegalArgumentException("all-reduce: rank " + from + " sent " + bytes.remaining() + " bytes for chunk " + chunk
@@ -177,25 +174,27 @@ final class MemberContext implements RingContext {
 		int seq = sequence.getAndIncrement();
 		if (rank == 0) {
 			return Mono.defer(() -> {
-				byte[] bytes = encodeValue(value, "the broadcast value");
-				return Flux.range(1, size - 1).flatMap(peer -> send(peer, seq, 0, bytes)).then(Mono.justOrEmpty(value));
+				byte[] frame = MessageFrame.value(seq, 0, rank, runtime.values().writeAfter(MessageFrame.ROOM, value, "the broadcast value"));
+				return Flux.range(1, size - 1).flatMap(peer -> send(peer, frame)).then(Mono.justOrEmpty(value));
 			}).cache();
 		}
 		// A null broadcast is an empty Mono everywhere, as on rank 0.
-		return take(seq, 0, 0, "broadcast")
-				.flatMap(bytes -> LargeDecoding.<T>mono(bytes, () -> decodeValue(bytes, "the broadcast value from rank 0")))
-				.cache();
+		return take(seq, 0, 0, "broadcast").flatMap(message -> this.<T>value(message, "the broadcast value from rank 0")).cache();
 	}
 
 	@Override
 	public <T> Mono<List<T>> gather(T value) {
 		int seq = sequence.getAndIncrement();
 		if (rank != 0) {
-			return Mono.defer(() -> send(0, seq, 0, encodeValue(value, "the gathered value of rank " + rank))).thenReturn(List.<T>of()).cache();
+			return Mono.defer(() -> send(0, MessageFrame.value(seq, 0, rank,
+					runtime.values().writeAfter(MessageFrame.ROOM, value, "the gathered value of rank " + rank))))
+					.thenReturn(List.<T>of())
+					.cache();
 		}
 		return Flux.range(1, size - 1)
-				.concatMap(peer -> take(seq, 0, peer, "gather").flatMap(bytes -> LargeDecoding.mono(bytes,
-						() -> Optional.ofNullable(this.<T>decodeValue(bytes, "the gathered value of rank " + peer)))))
+				.concatMap(peer -> take(seq, 0, peer, "gather")
+						.flatMap(message -> this.<T>value(message, "the gathered value of rank " + peer).map(Optional::of)
+								.defaultIfEmpty(Optional.empty())))
 				.collectList()
 				.map(others -> {
 					List<T> all = new ArrayList<>(size);
@@ -206,47 +205,19 @@ final class MemberContext implements RingContext {
 				.cache();
 	}
 
-	/** A value as an answer frame: the shape every value travels in. */
-	private byte[] encodeValue(Object value, String what) {
-		return AnswerFrame.encode(AnswerFrame.answer(0, runtime.values(), value, what));
-	}
-
+	/** The value {@code message} carries, empty for null: read already, or decoded off a connection's thread when large. */
 	@SuppressWarnings("unchecked")
-	private <T> @Nullable T decodeValue(ByteBuffer message, String what) {
-		Answer value = AnswerFrame.decode(wholeArray(message));
-		if (value.failed()) {
-			throw new CodecException(what + " arrived as an error, not a value");
+	private <T> Mono<T> value(MessageFrame message, String what) {
+		if (message.decoded() != null) {
+			return Mono.just((T) message.decoded());
 		}
-		return (T) runtime.values().read(value.value(), what);
+		return LargeDecoding.mono(message.bytes(), () -> (T) message.value(runtime.values(), what));
 	}
 
-	/** The message's bytes: the array they fill, when they fill one (a message put together from segments), else a copy. */
-	private static byte[] wholeArray(ByteBuffer message) {
-		if (message.hasArray() && message.arrayOffset() + message.position() == 0 && message.remaining() == message.array().length) {
-			return message.array();
-		}
-		byte[] frame = new byte[message.remaining()];
-		message.duplicate().get(frame);
-		return frame;
-	}
-
-	/**
-	 * Sends elements {@code from} to {@code to} of {@code buffer}: written straight into the frame when
-	 * they fit one, else as bytes in segments.
-	 */
+	/** Sends elements {@code from} to {@code to} of {@code buffer}, written straight into the frame. */
 	private Mono<Void> sendChunk(int peer, int seq, int step, ReduceBuffer buffer, int from, int to) {
 		int bytes = (to - from) * buffer.elementBytes();
-		if (bytes > segmentBytes) {
-			ByteBuffer whole = ByteBuffer.allocate(bytes);
-			buffer.encode(from, to, whole);
-			return send(peer, seq, step, whole.array());
-		}
-		ByteBuffer frame = SegmentFrame.allocate(seq, step, rank, 0, bytes, bytes);
-		buffer.encode(from, to, frame);
-		return runtime.connectionTo(roster.get(peer))
-				.flatMap(connection -> connection.requestResponse(route, frame.array()))
-				.then()
-				.onErrorMap(MemberContext::peerUnreachable, error -> new RingPeerLostException(peer, error));
+		return send(peer, MessageFrame.chunk(seq, step, rank, bytes, out -> buffer.encode(from, to, out)));
 	}
 
 	/** A failure to reach a peer at all, as opposed to an error it answered with or one made here. */
@@ -255,16 +226,20 @@ final class MemberContext implements RingContext {
 				&& !(error instanceof IllegalArgumentException);
 	}
 
-	/** Sends {@code bytes} to {@code peer} in segments that fit a frame, a few in flight at once. */
-	private Mono<Void> send(int peer, int seq, int step, byte[] bytes) {
-		int segments = Math.max(1, (bytes.length + segmentBytes - 1) / segmentBytes);
-		return runtime.connectionTo(roster.get(peer)).flatMap(connection -> Flux.range(0, segments)
-				.flatMapSequential(i -> {
-					int offset = i * segmentBytes;
-					int length = Math.min(segmentBytes, bytes.length - offset);
-					return connection.requestResponse(route, SegmentFrame.encode(seq, step, rank, offset, bytes.length, bytes, offset, length));
-				}, SEGMENTS_IN_FLIGHT)
-				.then())
+	private Mono<Void> send(int peer, byte[] frame) {
+		return send(peer, Outbound.of(frame));
+	}
+
+	/**
+	 * Sends {@code message} to {@code peer}: a small one as a request-response (two frames), a larger one as the one
+	 * datum of a request-channel, which the transport sends in parts as the peer takes them and the peer reads where
+	 * they arrive.
+	 */
+	private Mono<Void> send(int peer, Outbound message) {
+		return runtime.connectionTo(roster.get(peer))
+				.flatMap(connection -> message.size() < SMALL
+						? connection.requestResponse(route, message.toArray()).then()
+						: connection.requestChannel(route, Mono.just(message)).then())
 				.onErrorMap(MemberContext::peerUnreachable, error -> new RingPeerLostException(peer, error));
 	}
 

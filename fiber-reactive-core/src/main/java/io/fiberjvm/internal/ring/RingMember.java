@@ -12,6 +12,7 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.MDC;
 import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import io.fiberjvm.FiberException;
@@ -23,7 +24,7 @@ import io.fiberjvm.internal.frames.DoneFrame;
 import io.fiberjvm.internal.frames.EmptyFrame;
 import io.fiberjvm.internal.frames.JoinFrame;
 import io.fiberjvm.internal.frames.RosterFrame;
-import io.fiberjvm.internal.frames.SegmentFrame;
+import io.fiberjvm.internal.frames.MessageFrame;
 import io.fiberjvm.ring.RingTarget;
 import io.fiberjvm.runtime.ParentSession;
 import io.fiberjvm.runtime.ProcessTarget;
@@ -74,10 +75,12 @@ final class RingMember implements ProcessTarget {
 		RingTarget main = values.readFunction(target, allow, RingTarget.class, "the ring's target");
 		Mailbox mailbox = new Mailbox(size);
 		String route = prefix(ringId) + "data";
-		Disposable served = runtime.serve(prefix(ringId), Routes.empty().withResponse(route, frame -> Mono.fromCallable(() -> {
-			mailbox.deliver(SegmentFrame.decode(frame));
-			return EmptyFrame.encode();
-		})));
+		Disposable served = runtime.serve(prefix(ringId), Routes.empty()
+				.withResponse(route, frame -> Mono.fromCallable(() -> {
+					mailbox.deliver(MessageFrame.decode(frame));
+					return EmptyFrame.encode();
+				}))
+				.withChannel(route, MessageFrame.reader(values), messages -> messages.doOnNext(mailbox::deliver).thenMany(Flux.empty())));
 		Duration timeout = runtime.config().get(ConfigKeys.START_TIMEOUT);
 		try {
 			Endpoint self = Objects.requireNonNull(runtime.address().block(timeout), "this member's address");

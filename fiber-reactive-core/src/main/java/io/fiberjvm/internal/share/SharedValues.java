@@ -14,18 +14,20 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
 
 import io.fiberjvm.FiberException;
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.Shared;
 import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.config.ConfigKeys;
+import io.fiberjvm.internal.LargeDecoding;
 import io.fiberjvm.internal.frames.DropFrame;
 import io.fiberjvm.internal.frames.FetchFrame;
-import io.fiberjvm.internal.frames.SegmentFrame;
+import io.fiberjvm.internal.frames.ValueFrame;
 import io.fiberjvm.runtime.RuntimeContext;
 import io.fiberjvm.transport.Endpoint;
+import io.fiberjvm.transport.InboundReader;
+import io.fiberjvm.transport.Outbound;
 import io.fiberjvm.transport.Routes;
 
 /**
@@ -40,17 +42,14 @@ public final class SharedValues implements Disposable {
 	private static final String FETCH = PREFIX + "fetch";
 	private static final String DROP = PREFIX + "drop";
 
-	/** The bytes of one part of a value on its way; the fetcher asks for two parts at a time. */
-	private static final int PART = 4 << 20;
-
 	private final RuntimeContext runtime;
 	private final Map<String, Hosted> hosted = new ConcurrentHashMap<>();
 	private final Map<String, Mono<Object>> copies = new ConcurrentHashMap<>();
 	private volatile @Nullable Disposable served;
 	private boolean disposed;
 
-	/** A value this runtime shared: its bytes, and where the runtimes that fetched it listen. */
-	private record Hosted(byte[] bytes, Set<String> fetchers, AtomicInteger fetches) {
+	/** A value this runtime shared: its frame, and where the runtimes that fetched it listen. */
+	private record Hosted(byte[] frame, Set<String> fetchers, AtomicInteger fetches) {
 	}
 
 	private SharedValues(RuntimeContext runtime) {
@@ -70,7 +69,7 @@ public final class SharedValues implements Disposable {
 	private synchronized void serveOnce() {
 		if (served == null && !disposed) {
 			served = runtime.serve(PREFIX, Routes.empty()
-					.withStream(FETCH, this::serve)
+					.withWrittenChannel(FETCH, InboundReader.bytes(), requests -> requests.next().flatMap(this::serve))
 					.withFireAndForget(DROP, frame -> Mono.fromRunnable(() -> copies.remove(DropFrame.decode(frame)))));
 		}
 	}
@@ -78,9 +77,10 @@ public final class SharedValues implements Disposable {
 	/** Shares {@code value}: its bytes are made now, so a value that cannot travel is refused here. */
 	public <T> Shared<T> share(T value) {
 		Objects.requireNonNull(value, "value");
-		byte[] bytes = Objects.requireNonNull(runtime.values().write(value, "the shared value"));
+		ByteBuffer bytes = runtime.values().writeAfter(ValueFrame.ROOM, value, "the shared value");
+		byte[] frame = ValueFrame.encode(Objects.requireNonNull(bytes, "the shared value's bytes"));
 		String id = "v" + Long.toString(RANDOM.nextLong() >>> 1, 36);
-		hosted.put(id, new Hosted(bytes, ConcurrentHashMap.newKeySet(), new AtomicInteger()));
+		hosted.put(id, new Hosted(frame, ConcurrentHashMap.newKeySet(), new AtomicInteger()));
 		copies.put(id, Mono.just(value));
 		return handle(new SharedRef(listeningAddress().toString(), id));
 	}
@@ -120,74 +120,37 @@ public final class SharedValues implements Disposable {
 				.then();
 	}
 
+	/**
+	 * The value, fetched over a request-channel whose one answer is its frame, of any size: the transport brings it
+	 * in parts as they are taken, and a large array of numbers or bytes is filled from them as they arrive.
+	 */
 	private Mono<Object> fetch(SharedRef ref) {
 		return runtime.address().flatMap(here -> runtime.connectionTo(Endpoint.parse(ref.owner))
-				.flatMapMany(connection -> connection.requestStream(FETCH, new FetchFrame(ref.id, here.toString()).encode()))
-				// Two parts asked for at a time: the owner makes each as it is asked for.
-				.limitRate(2)
-				.reduce(new Assembly(ref.id), Assembly::add)
+				.flatMap(connection -> connection.requestChannel(FETCH,
+						Mono.just(Outbound.of(new FetchFrame(ref.id, here.toString()).encode())), ValueFrame.reader(runtime.values())).next())
+				.switchIfEmpty(Mono.error(() -> new CodecException("shared value " + ref.id + ": its owner answered with nothing")))
 				// The owner's own refusal says what happened; anything else is said with the value and where it lives.
 				.onErrorMap(error -> !(error instanceof RemoteException), error -> new FiberException("cannot fetch shared value "
 						+ ref.id + " from " + ref.owner + ", the JVM that shared it: " + error.getMessage(), error))
-				// Decoding a large value takes a while: not on the connection's thread.
-				.publishOn(Schedulers.boundedElastic())
-				.map(assembly -> {
-					Object value = runtime.values().read(assembly.whole(), "shared value " + ref.id);
-					if (value == null) {
-						throw new CodecException("shared value " + ref.id + " arrived as null");
+				.flatMap(arrived -> {
+					Object read = arrived.read();
+					if (read != null) {
+						return Mono.just(read);
 					}
-					return value;
+					ByteBuffer bytes = ValueFrame.decode(Objects.requireNonNull(arrived.whole()));
+					// Decoding a large value takes a while: not on the connection's thread.
+					return LargeDecoding.mono(bytes, () -> {
+						Object value = runtime.values().read(bytes, "shared value " + ref.id);
+						if (value == null) {
+							throw new CodecException("shared value " + ref.id + " arrived as null");
+						}
+						return value;
+					});
 				}));
 	}
 
-	/** The parts of a value, put together as they arrive; a value that came in one part stays in its frame. */
-	private static final class Assembly {
-
-		private final String id;
-		private @Nullable ByteBuffer whole;
-		private byte @Nullable [] bytes;
-		private int filled;
-		private int total = -1;
-
-		Assembly(String id) {
-			this.id = id;
-		}
-
-		Assembly add(byte[] frame) {
-			SegmentFrame part = SegmentFrame.decode(frame);
-			if (total < 0) {
-				total = part.total();
-			}
-			if (part.total() != total || part.offset() != filled || part.length() > total - filled) {
-				throw new CodecException("shared value " + id + ": a part at " + part.offset() + " of " + part.total()
-						+ " bytes does not follow the " + filled + " of " + total + " bytes before it");
-			}
-			if (filled == 0 && part.length() == total) {
-				whole = ByteBuffer.wrap(part.frame(), part.dataOffset(), part.length());
-			}
-			else {
-				if (bytes == null) {
-					bytes = new byte[total];
-				}
-				System.arraycopy(part.frame(), part.dataOffset(), bytes, filled, part.length());
-			}
-			filled += part.length();
-			return this;
-		}
-
-		ByteBuffer whole() {
-			if (total < 0 || filled != total) {
-				throw new CodecException("shared value " + id + " ended after " + filled + " of "
-						+ (total < 0 ? "?" : total) + " bytes");
-			}
-			if (whole != null) {
-				return whole;
-			}
-			return ByteBuffer.wrap(bytes == null ? new byte[0] : bytes);
-		}
-	}
-
-	private Flux<byte[]> serve(byte[] request) {
+	/** The one answer to {@code request}: the value's frame, sent from where it lies. */
+	private Mono<Outbound> serve(byte[] request) {
 		FetchFrame fetch = FetchFrame.decode(request);
 		Hosted value = hosted.get(fetch.id());
 		if (value != null) {
@@ -202,19 +165,10 @@ public final class SharedValues implements Disposable {
 			}
 		}
 		if (value == null) {
-			return Flux.error(new FiberException("shared value " + fetch.id() + " was released by the JVM that shared it"
+			return Mono.error(new FiberException("shared value " + fetch.id() + " was released by the JVM that shared it"
 					+ " (or never shared there); share it again"));
 		}
-		byte[] bytes = value.bytes;
-		// Each part is made when the fetcher asks for it, so fetches in flight hold a few parts each, not copies.
-		return Flux.generate(() -> 0, (offset, sink) -> {
-			int length = Math.min(PART, bytes.length - offset);
-			sink.next(SegmentFrame.encode(0, 0, 0, offset, bytes.length, bytes, offset, length));
-			if (offset + length >= bytes.length) {
-				sink.complete();
-			}
-			return offset + length;
-		});
+		return Mono.just(Outbound.of(value.frame));
 	}
 
 	private Endpoint listeningAddress() {

@@ -282,25 +282,77 @@ class FramesTest {
 	}
 
 	@Test
-	void joinsRostersAndSegmentsRoundTrip() {
+	void joinsRostersAndMessagesRoundTrip() {
 		JoinFrame join = new JoinFrame(3, new Endpoint("10.0.0.7", 4100), 0);
 		assertThat(JoinFrame.decode(join.encode())).isEqualTo(join);
 		RosterFrame roster = new RosterFrame(List.of(new Endpoint("10.0.0.1", 1), new Endpoint("10.0.0.2", 2)), 29500);
 		assertThat(RosterFrame.decode(roster.encode())).isEqualTo(roster);
-		byte[] payload = {1, 2, 3, 4, 5};
-		SegmentFrame segment = SegmentFrame.decode(SegmentFrame.encode(7, 1, 2, 3, 8, payload, 1, 3));
-		assertThat(List.of(segment.seq(), segment.step(), segment.from(), segment.offset(), segment.total(), segment.length()))
-				.containsExactly(7, 1, 2, 3, 8, 3);
-		assertThat(Arrays.copyOfRange(segment.frame(), segment.dataOffset(), segment.dataOffset() + segment.length()))
-				.containsExactly(2, 3, 4);
+
+		ShippedValues values = new ShippedValues(List.of());
+		double[] weights = new double[20_000];
+		Arrays.setAll(weights, i -> i * 0.25);
+		ByteBuffer roomy = values.writeAfter(MessageFrame.ROOM, weights, "weights");
+		byte[] large = MessageFrame.value(7, 1, 2, roomy);
+		assertThat(large).as("the value's array is the frame").isSameAs(roomy.array());
+		MessageFrame message = MessageFrame.decode(large);
+		assertThat(List.of(message.seq(), message.step(), message.from())).containsExactly(7, 1, 2);
+		assertThat(message.isValue()).isTrue();
+		assertThat((double[]) message.value(values, "weights")).containsExactly(weights);
+		assertThat(message.bytes().array()).as("the value's bytes are a view of the frame").isSameAs(large);
+
+		MessageFrame small = MessageFrame.decode(MessageFrame.value(3, 0, 0, ByteBuffer.wrap(values.write("θ", "text"))));
+		assertThat(small.value(values, "text")).isEqualTo("θ");
+		MessageFrame none = MessageFrame.decode(MessageFrame.value(4, 0, 1, values.writeAfter(MessageFrame.ROOM, null, "nothing")));
+		assertThat(none.isValue()).isTrue();
+		assertThat(none.bytes()).isNull();
+		assertThat(none.value(values, "nothing")).isNull();
+
+		byte[] chunk = MessageFrame.chunk(5, 2, 1, 3, out -> out.put(new byte[] {9, 8, 7})).toArray();
+		MessageFrame read = MessageFrame.decode(chunk);
+		assertThat(List.of(read.seq(), read.step(), read.from())).containsExactly(5, 2, 1);
+		assertThat(read.isValue()).isFalse();
+		assertThat(read.chunk().remaining()).isEqualTo(3);
+		assertThat(read.chunk().get(0)).isEqualTo((byte) 9);
+		// A collective called in another order on one member: a chunk is not a value, nor a value a chunk.
+		assertThatThrownBy(() -> read.value(values, "the broadcast value")).isInstanceOf(CodecException.class)
+				.hasMessageContaining("an all-reduce chunk").hasMessageContaining("the broadcast value belongs");
+		assertThatThrownBy(small::chunk).isInstanceOf(CodecException.class).hasMessageContaining("where an all-reduce chunk belongs");
+	}
+
+	@Test
+	void sharedValuesTravelInTheirOwnFrame() {
+		ShippedValues values = new ShippedValues(List.of());
+		double[] weights = new double[20_000];
+		Arrays.setAll(weights, i -> i - 3.0);
+		ByteBuffer roomy = values.writeAfter(ValueFrame.ROOM, weights, "weights");
+		byte[] frame = ValueFrame.encode(roomy);
+		assertThat(frame).as("the value's array is the frame").isSameAs(roomy.array());
+		assertThat((double[]) values.read(ValueFrame.decode(frame), "weights")).containsExactly(weights);
+		byte[] small = ValueFrame.encode(ByteBuffer.wrap(values.write(List.of(1, 2), "a list")));
+		assertThat(values.read(ValueFrame.decode(small), "a list")).isEqualTo(List.of(1, 2));
+		assertThatThrownBy(() -> ValueFrame.decode(new byte[] {FrameKind.VALUE.code(), 0})).isInstanceOf(CodecException.class)
+				.hasMessageContaining("malformed shared value of 2 bytes: no value");
+		assertThatThrownBy(() -> ValueFrame.decode(DropFrame.encode("v1"))).isInstanceOf(CodecException.class)
+				.hasMessageContaining("expected a shared value, got a shared value drop");
 	}
 
 	@Test
 	void malformedRingFramesAreClearErrors() {
-		assertThatThrownBy(() -> SegmentFrame.decode(new byte[] {FrameKind.SEGMENT.code(), 0, 0, 0, 0, 1, 0}))
-				.isInstanceOf(CodecException.class).hasMessageContaining("malformed message part of 7 bytes");
-		assertThatThrownBy(() -> SegmentFrame.decode(SegmentFrame.encode(-1, 0, 0, 0, 0, new byte[0], 0, 0)))
+		assertThatThrownBy(() -> MessageFrame.decode(new byte[] {FrameKind.MESSAGE.code(), 0, 0, 0, 0, 1, 0}))
+				.isInstanceOf(CodecException.class).hasMessageContaining("malformed ring message of 7 bytes");
+		assertThatThrownBy(() -> MessageFrame.decode(MessageFrame.chunk(-1, 0, 0, 0, out -> { }).toArray()))
 				.isInstanceOf(CodecException.class).hasMessageContaining("collective -1");
+		byte[] nullNotValue = MessageFrame.value(1, 0, 0, null);
+		nullNotValue[1] = (byte) MessageFrame.NULL;
+		assertThatThrownBy(() -> MessageFrame.decode(nullNotValue)).isInstanceOf(CodecException.class)
+				.hasMessageContaining("flags 2");
+		byte[] nullWithBytes = Arrays.copyOf(MessageFrame.value(1, 0, 0, null), MessageFrame.ROOM + 1);
+		assertThatThrownBy(() -> MessageFrame.decode(nullWithBytes)).isInstanceOf(CodecException.class)
+				.hasMessageContaining("a null value with 1 bytes");
+		byte[] unknownFlag = MessageFrame.value(1, 0, 0, null);
+		unknownFlag[1] = 4;
+		assertThatThrownBy(() -> MessageFrame.decode(unknownFlag)).isInstanceOf(CodecException.class)
+				.hasMessageContaining("flags 100 it does not know");
 		byte[] join = new JoinFrame(1, new Endpoint("h", 1), 0).encode();
 		assertThatThrownBy(() -> JoinFrame.decode(Arrays.copyOf(join, join.length - 1))).isInstanceOf(CodecException.class)
 				.hasMessageContaining("malformed ring join");

@@ -162,6 +162,49 @@ class SoleValueReaderTest {
 		}
 	}
 
+	@Test
+	void aLargeArrayInARingMessageIsReadIntoItsArrayAsItArrives() {
+		byte[] frame = MessageFrame.value(12, 3, 2, values.writeAfter(MessageFrame.ROOM, weights, "weights"));
+		for (IntUnaryOperator cut : cuts()) {
+			MessageFrame message = InRuns.read(MessageFrame.reader(values), frame, cut);
+			assertThat(List.of(message.seq(), message.step(), message.from())).containsExactly(12, 3, 2);
+			assertThat(message.bytes()).as("no bytes held").isNull();
+			assertThat(message.value(values, "the value")).isEqualTo(weights);
+		}
+	}
+
+	@Test
+	void everyOtherRingMessageIsWhatDecodingItWholeMakes() {
+		List<byte[]> frames = List.of(
+				// An all-reduce chunk, large and small.
+				MessageFrame.chunk(1, 0, 1, 200_000, out -> out.put(new byte[200_000])).toArray(),
+				MessageFrame.chunk(1, 1, 1, 8, out -> out.putDouble(2.5)).toArray(),
+				// A large value that is no array, a small one and a null one.
+				MessageFrame.value(2, 0, 1, values.writeAfter(MessageFrame.ROOM, new ArrayList<>(List.of(new byte[200_000])), "a list")),
+				MessageFrame.value(2, 0, 1, values.writeAfter(MessageFrame.ROOM, 7, "seven")),
+				MessageFrame.value(2, 0, 1, null));
+		for (byte[] frame : frames) {
+			MessageFrame whole = MessageFrame.decode(frame);
+			for (IntUnaryOperator cut : cuts()) {
+				MessageFrame read = InRuns.read(MessageFrame.reader(values), frame, cut);
+				assertThat(List.of(read.seq(), read.step(), read.from(), read.isValue()))
+						.isEqualTo(List.of(whole.seq(), whole.step(), whole.from(), whole.isValue()));
+				assertThat(read.decoded()).isNull();
+				assertThat(read.bytes()).isEqualTo(whole.bytes());
+			}
+		}
+	}
+
+	@Test
+	void aLargeSharedArrayIsReadIntoItsArrayAsItArrivesAndAnythingElseComesWhole() {
+		byte[] frame = ValueFrame.encode(values.writeAfter(ValueFrame.ROOM, weights, "weights"));
+		byte[] list = ValueFrame.encode(values.writeAfter(ValueFrame.ROOM, new ArrayList<>(List.of(new byte[200_000])), "a list"));
+		for (IntUnaryOperator cut : cuts()) {
+			assertThat(InRuns.read(unwrapped(ValueFrame.reader(values)), frame, cut)).isEqualTo(weights);
+			assertThat(InRuns.read(unwrapped(ValueFrame.reader(values)), list, cut)).isEqualTo(list);
+		}
+	}
+
 	/** Asserts that {@code reader} hands each of {@code frames} on whole, in runs cut anywhere. */
 	private static void assertReadWhole(InboundReader<Object> reader, List<byte[]> frames) {
 		for (byte[] frame : frames) {

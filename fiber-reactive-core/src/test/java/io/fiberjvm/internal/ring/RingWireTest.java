@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 import reactor.test.StepVerifier;
 
 import io.fiberjvm.codec.CodecException;
-import io.fiberjvm.internal.frames.SegmentFrame;
+import io.fiberjvm.internal.frames.MessageFrame;
 import io.fiberjvm.runtime.InProcessRuntime;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,44 +14,47 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class RingWireTest {
 
-	private static byte[] bytes(ByteBuffer buffer) {
-		byte[] out = new byte[buffer.remaining()];
-		buffer.get(out);
+	private static MessageFrame chunk(int seq, int step, int from, byte[] data) {
+		return MessageFrame.decode(MessageFrame.chunk(seq, step, from, data.length, out -> out.put(data)).toArray());
+	}
+
+	private static byte[] bytes(MessageFrame message) {
+		ByteBuffer chunk = message.chunk().duplicate();
+		byte[] out = new byte[chunk.remaining()];
+		chunk.get(out);
 		return out;
 	}
 
-	private static SegmentFrame segment(int seq, int step, int from, int offset, int total, byte[] data, int dataOffset, int length) {
-		return SegmentFrame.decode(SegmentFrame.encode(seq, step, from, offset, total, data, dataOffset, length));
-	}
-
 	@Test
-	void aMessageArrivesWholeWhetherItCameBeforeOrAfterItWasAwaited() {
+	void aMessageIsTakenWhetherItCameBeforeOrAfterItWasAwaited() {
 		Mailbox mailbox = new Mailbox(4);
 		byte[] payload = {1, 2, 3, 4, 5};
-		mailbox.deliver(segment(7, 1, 2, 0, 5, payload, 0, 5));
-		StepVerifier.create(mailbox.take(7, 1, 2).map(RingWireTest::bytes)).assertNext(b -> assertThat(b).containsExactly(payload)).verifyComplete();
+		mailbox.deliver(chunk(7, 1, 2, payload));
+		StepVerifier.create(mailbox.take(7, 1, 2).map(RingWireTest::bytes)).assertNext(b -> assertThat(b).containsExactly(payload))
+				.verifyComplete();
 
 		var later = mailbox.take(8, 0, 1).map(RingWireTest::bytes);
-		// Segments out of order.
-		mailbox.deliver(segment(8, 0, 1, 3, 5, payload, 3, 2));
-		mailbox.deliver(segment(8, 0, 1, 0, 5, payload, 0, 3));
+		// Another sender's message, and another step's, are not this one.
+		mailbox.deliver(chunk(8, 0, 2, new byte[] {9}));
+		mailbox.deliver(chunk(8, 1, 1, new byte[] {9}));
+		mailbox.deliver(chunk(8, 0, 1, payload));
 		StepVerifier.create(later).assertNext(b -> assertThat(b).containsExactly(payload)).verifyComplete();
+		StepVerifier.create(mailbox.take(8, 0, 2).map(RingWireTest::bytes)).assertNext(b -> assertThat(b).containsExactly(9))
+				.verifyComplete();
 
-		mailbox.deliver(segment(9, 0, 0, 0, 0, new byte[0], 0, 0));
-		StepVerifier.create(mailbox.take(9, 0, 0).map(ByteBuffer::remaining)).expectNext(0).verifyComplete();
+		mailbox.deliver(chunk(9, 0, 0, new byte[0]));
+		StepVerifier.create(mailbox.take(9, 0, 0).map(m -> m.chunk().remaining())).expectNext(0).verifyComplete();
 	}
 
 	@Test
 	void malformedMessagesAreClearErrors() {
 		Mailbox mailbox = new Mailbox(3);
-		assertThatThrownBy(() -> mailbox.deliver(segment(0, 0, 5, 0, 1, new byte[1], 0, 1)))
+		assertThatThrownBy(() -> mailbox.deliver(chunk(0, 0, 5, new byte[1])))
 				.isInstanceOf(CodecException.class).hasMessageContaining("rank 5").hasMessageContaining("ring of 3");
-		mailbox.deliver(segment(1, 0, 1, 0, 4, new byte[2], 0, 2));
-		assertThatThrownBy(() -> mailbox.deliver(segment(1, 0, 1, 3, 4, new byte[2], 0, 2)))
-				.isInstanceOf(CodecException.class).hasMessageContaining("does not fit");
-		// Refused before a buffer for the whole message is made.
-		assertThatThrownBy(() -> mailbox.deliver(segment(2, 0, 1, 8, Integer.MAX_VALUE - 1, new byte[2], 0, 2)))
-				.isInstanceOf(CodecException.class).hasMessageContaining("more than one Java array can hold");
+		mailbox.deliver(chunk(1, 0, 1, new byte[2]));
+		assertThatThrownBy(() -> mailbox.deliver(chunk(1, 0, 1, new byte[2])))
+				.isInstanceOf(CodecException.class).hasMessageContaining("came twice");
+		StepVerifier.create(mailbox.take(1, 0, 1).map(m -> m.chunk().remaining())).expectNext(2).verifyComplete();
 	}
 
 	@Test
