@@ -21,15 +21,16 @@ import reactor.core.publisher.Mono;
 
 import io.fiberjvm.Fiber;
 import io.fiberjvm.FiberFunction;
+import io.fiberjvm.Shared;
 import io.fiberjvm.manager.AsyncManager;
 import io.fiberjvm.pool.FiberPool;
 
 /**
- * A large value's round trip through {@code pool.apply} (a {@code double[]} out to a worker JVM and back) and
- * through a manager's method, against a raw loopback socket moving the same bytes to another JVM and back, in one
+ * A large value's round trip through {@code pool.apply} (a {@code double[]} out to a worker JVM and back),
+ * through a manager's method and as a shared value (shared, fetched by a worker, sent back as its result), against a raw loopback socket moving the same bytes to another JVM and back, in one
  * run; with the peak resident memory of the program and of the worker.
  *
- * <p>The contract: the three take turns, one round trip each and each first in turn, so that all meet the
+ * <p>The contract: the four take turns, one round trip each and each first in turn, so that all meet the
  * program's heap in the same state: a collector that grows the heap for each new large array instead of
  * collecting puts every one on pages the kernel faults in afresh, a cost of the heap's state at the time and
  * not of any one of them.
@@ -60,6 +61,7 @@ public final class BigValueHarness {
 		List<Double> raw = new ArrayList<>();
 		List<Double> fiber = new ArrayList<>();
 		List<Double> managed = new ArrayList<>();
+		List<Double> shared = new ArrayList<>();
 		long programPeak;
 		long workerPeak;
 		try (RawRoundTrip socket = new RawRoundTrip(value.length * 8);
@@ -70,8 +72,8 @@ public final class BigValueHarness {
 			Echo echo = AsyncManager.on(session).register(Echo.class, EchoObject.class).start().blockOptional()
 					.orElseThrow().create(Echo.class);
 			List<RoundTrip> sides = List.of(socket::seconds, () -> seconds(value, () -> pool.apply(identity, value).block()),
-					() -> seconds(value, () -> echo.echo(value).block()));
-			List<List<Double>> times = List.of(raw, fiber, managed);
+					() -> seconds(value, () -> echo.echo(value).block()), () -> seconds(value, () -> viaShared(session, pool, value)));
+			List<List<Double>> times = List.of(raw, fiber, managed, shared);
 			for (int i = 0; i < warmups + runs; i++) {
 				// Each goes first in turn, so none always meets the heap another left.
 				for (int k = 0; k < sides.size(); k++) {
@@ -88,12 +90,15 @@ public final class BigValueHarness {
 		double rawMedian = Measures.median(raw);
 		double fiberMedian = Measures.median(fiber);
 		double managerMedian = Measures.median(managed);
+		double sharedMedian = Measures.median(shared);
 
 		System.out.printf(Locale.ROOT, "| %d MiB double[] round trip | median of %d | ratio raw / this |%n", mib, runs);
 		System.out.printf(Locale.ROOT, "|---|---|---|%n");
 		System.out.printf(Locale.ROOT, "| raw loopback socket, JVM to JVM | %.3f s | 1.00 |%n", rawMedian);
 		System.out.printf(Locale.ROOT, "| `pool.apply(identity, value)` | %.3f s | %.2f |%n", fiberMedian, rawMedian / fiberMedian);
 		System.out.printf(Locale.ROOT, "| manager call `echo(value)` | %.3f s | %.2f |%n", managerMedian, rawMedian / managerMedian);
+		System.out.printf(Locale.ROOT, "| `fiber.share(value)`, fetched by a worker, its result | %.3f s | %.2f |%n", sharedMedian,
+				rawMedian / sharedMedian);
 		System.out.printf(Locale.ROOT, "%npeak RSS: program %d MiB, worker %d MiB (value %d MiB)%n",
 				programPeak, workerPeak, mib);
 	}
@@ -115,6 +120,18 @@ public final class BigValueHarness {
 			throw new IllegalStateException("the value came back wrong");
 		}
 		return seconds;
+	}
+
+	/** {@code value} shared, fetched by the worker and sent back as its task's result; then released. */
+	private static double @Nullable [] viaShared(Fiber session, FiberPool pool, double[] value) {
+		Shared<double[]> shared = session.share(value);
+		FiberFunction<Integer, double[]> fetch = n -> shared.get();
+		try {
+			return pool.apply(fetch, 0).block();
+		}
+		finally {
+			shared.release().block();
+		}
 	}
 
 	/** The manager's interface: its object's argument, back. */

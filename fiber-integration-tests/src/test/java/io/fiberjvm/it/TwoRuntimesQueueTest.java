@@ -16,6 +16,7 @@ import reactor.test.StepVerifier;
 import io.fiberjvm.Fiber;
 import io.fiberjvm.config.FiberConfig;
 import io.fiberjvm.queue.FiberQueue;
+import io.fiberjvm.queue.QueueClosedException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -114,6 +115,28 @@ class TwoRuntimesQueueTest {
 				.assertNext(rest -> assertThat(rest).containsExactlyElementsOf(sent.subList(20, 40)))
 				.expectComplete()
 				.verify(WAIT);
+	}
+
+	/**
+	 * A put from elsewhere of any size arrives as it was put: a small one as one request, a large one (from 64 KiB, and
+	 * over the 1 MiB frame here) read where it arrives; a put to a closed queue fails at the caller, whatever its size.
+	 */
+	@Test
+	void putsOfEverySizeFromElsewhereArriveAsTheyWerePut() {
+		FiberQueue<double[]> queue = host.queue(double[].class, 8);
+		FiberQueue<double[]> remote = shipToGuest(queue);
+		List<double[]> put = java.util.stream.IntStream.of(0, 1, 8000, 8192, 300_000)
+				.mapToObj(n -> java.util.stream.DoubleStream.iterate(n, x -> x - 0.25).limit(n).toArray()).toList();
+		StepVerifier.create(Flux.fromIterable(put).concatMap(remote::put)).expectComplete().verify(WAIT);
+		StepVerifier.create(queue.receive().take(put.size()).collectList())
+				.assertNext(arrived -> assertThat(arrived).containsExactlyElementsOf(put))
+				.expectComplete()
+				.verify(WAIT);
+		StepVerifier.create(queue.put(new double[1]).then(queue.closeAsync())).expectComplete().verify(WAIT);
+		for (double[] item : List.of(new double[1], new double[300_000])) {
+			StepVerifier.create(remote.put(item)).expectError(QueueClosedException.class).verify(WAIT);
+		}
+		StepVerifier.create(queue.take()).assertNext(left -> assertThat(left).containsExactly(0.0)).expectComplete().verify(WAIT);
 	}
 
 	@Test

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
+import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.transport.InboundReader;
 import io.fiberjvm.transport.Outbound;
@@ -46,6 +47,35 @@ public final class ItemsFrame {
 	/** One item, from its remaining bytes (its position does not move): a put. */
 	public static byte[] encode(ByteBuffer item) {
 		return encode(List.of(QueueItem.of(item)));
+	}
+
+	/** The bytes in front of a put's item in its frame: the header, the count and the item's length. */
+	public static final int PUT_ROOM = FrameHeaderCodec.SIZE + 8;
+
+	/**
+	 * A put of {@code item} as a datum to send: the item's own array, its room filled in, when it was written with
+	 * {@link #PUT_ROOM} bytes in front ({@link io.fiberjvm.codec.ShippedValues#writeAfter}); else a frame the item is
+	 * copied into.
+	 */
+	public static Outbound put(QueueItem item) {
+		ByteBuffer bytes = item.bytes();
+		FrameWriter head = FrameWriter.inFront(FrameKind.ITEMS, 0, bytes, PUT_ROOM);
+		if (bytes != null && head != null) {
+			return Outbound.of(head.putInt(1).putInt(bytes.remaining()).array());
+		}
+		return frame(List.of(item));
+	}
+
+	/**
+	 * The one item of a put that came as a channel's frames, read as they arrived ({@link #reader}); anything but
+	 * one frame of one item is a {@link CodecException}.
+	 */
+	public static QueueItem one(List<List<QueueItem>> frames) {
+		if (frames.size() != 1 || frames.get(0).size() != 1) {
+			throw new CodecException("malformed put: it carries one frame of one item, not "
+					+ frames.stream().map(frame -> Integer.toString(frame.size())).toList() + " items in " + frames.size() + " frames");
+		}
+		return frames.get(0).get(0);
 	}
 
 	/**

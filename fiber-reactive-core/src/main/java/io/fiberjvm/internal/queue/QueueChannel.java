@@ -1,6 +1,5 @@
 package io.fiberjvm.internal.queue;
 
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -17,7 +16,7 @@ import io.fiberjvm.internal.frames.QueueItem;
 interface QueueChannel {
 
 	/** One encoded item; completes when the host holds it. */
-	Mono<Void> put(ByteBuffer item);
+	Mono<Void> put(QueueItem item);
 
 	/**
 	 * A producer session: batches go up, each only as large as the grants received so far; grants

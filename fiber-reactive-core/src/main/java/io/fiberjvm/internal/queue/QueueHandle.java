@@ -13,6 +13,7 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.internal.frames.ItemsFrame;
 import io.fiberjvm.internal.frames.QueueItem;
 import io.fiberjvm.queue.Delivery;
 import io.fiberjvm.queue.FiberQueue;
@@ -73,7 +74,9 @@ final class QueueHandle<T> implements FiberQueue<T> {
 
 	@Override
 	public Mono<Void> put(T item) {
-		return Mono.fromCallable(() -> encode(item, null)).flatMap(channel::put).name("fiber.queue.put").tag(QUEUE_TAG, id());
+		// Written with room for a put's head, so that a large item is its frame without a copy.
+		return Mono.fromCallable(() -> QueueItem.of(java.util.Objects.requireNonNull(runtime.values().writeAfter(ItemsFrame.PUT_ROOM, checked(item),
+				putItem)))).flatMap(channel::put).name("fiber.queue.put").tag(QUEUE_TAG, id());
 	}
 
 	@Override
@@ -139,6 +142,11 @@ final class QueueHandle<T> implements FiberQueue<T> {
 
 	/** The bytes of {@code item}, written into an array from {@code arrays} when it has a compact form and there are some. */
 	private ByteBuffer encode(T item, @Nullable IntFunction<byte @Nullable []> arrays) {
+		return ByteBuffer.wrap(java.util.Objects.requireNonNull(runtime.values().write(checked(item), putItem, arrays)));
+	}
+
+	/** {@code item}, refused unless it is a non-null item of this queue's type. */
+	private T checked(T item) {
 		if (item == null) {
 			throw new IllegalArgumentException("queue " + id() + " does not take null items");
 		}
@@ -146,7 +154,7 @@ final class QueueHandle<T> implements FiberQueue<T> {
 			throw new IllegalArgumentException("queue " + id() + " holds " + type.getName() + " items, not "
 					+ item.getClass().getName());
 		}
-		return ByteBuffer.wrap(java.util.Objects.requireNonNull(runtime.values().write(item, putItem, arrays)));
+		return item;
 	}
 
 	/**

@@ -70,10 +70,10 @@ final class QueueHost implements QueueChannel {
 	}
 
 	@Override
-	public Mono<Void> put(ByteBuffer item) {
+	public Mono<Void> put(QueueItem item) {
 		return Mono.create(sink -> {
 			List<Runnable> after = new ArrayList<>();
-			PendingPut pending = new PendingPut(QueueItem.of(item), sink);
+			PendingPut pending = new PendingPut(item, sink);
 			synchronized (this) {
 				if (closed) {
 					after.add(() -> sink.error(closedError()));

@@ -8,12 +8,13 @@ import io.fiberjvm.internal.frames.CreditFrame;
 import io.fiberjvm.internal.frames.EmptyFrame;
 import io.fiberjvm.internal.frames.GrantFrame;
 import io.fiberjvm.internal.frames.ItemsFrame;
+import io.fiberjvm.internal.frames.QueueItem;
 import io.fiberjvm.transport.InboundReader;
 import io.fiberjvm.transport.Routes;
 
 /**
- * The routes a queue's host serves its queue on, {@code fiber.queue-<id>/<operation>}: put, size, close and
- * closed are request-responses; send and receive are request-channels.
+ * The routes a queue's host serves its queue on, {@code fiber.queue-<id>/<operation>}: size, close and closed are
+ * request-responses; send and receive are request-channels; put is either, a large one a channel of one frame.
  */
 final class QueueRoutes {
 
@@ -45,7 +46,12 @@ final class QueueRoutes {
 		String prefix = prefix(queueId);
 		int batchLimit = Math.max(1024, maxFrameSize / 2);
 		return Routes.empty()
-				.withResponse(prefix + PUT, frame -> Mono.defer(() -> host.put(ItemsFrame.decodeOne(frame))).thenReturn(EmptyFrame.encode()))
+				.withResponse(prefix + PUT, frame -> Mono.defer(() -> host.put(QueueItem.of(ItemsFrame.decodeOne(frame))))
+						.thenReturn(EmptyFrame.encode()))
+				// A large put: its item read as it arrives, into its array when it is one of numbers or bytes.
+				.withChannel(prefix + PUT, ItemsFrame.reader(values), frames -> frames.take(2).collectList()
+						.flatMap(puts -> host.put(ItemsFrame.one(puts)))
+						.thenReturn(EmptyFrame.encode()))
 				.withResponse(prefix + SIZE, frame -> Mono.defer(() -> {
 					EmptyFrame.check(frame);
 					return host.size().map(CountFrame::encode);

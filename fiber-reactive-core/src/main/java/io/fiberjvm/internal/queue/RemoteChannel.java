@@ -1,6 +1,5 @@
 package io.fiberjvm.internal.queue;
 
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -8,6 +7,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import io.fiberjvm.RemoteException;
+import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.internal.frames.CountFrame;
 import io.fiberjvm.internal.frames.CreditFrame;
@@ -39,8 +39,13 @@ final class RemoteChannel implements QueueChannel {
 	}
 
 	@Override
-	public Mono<Void> put(ByteBuffer item) {
-		return connection.flatMap(c -> c.requestResponse(route(QueueRoutes.PUT), ItemsFrame.encode(item)))
+	public Mono<Void> put(QueueItem item) {
+		Outbound put = ItemsFrame.put(item);
+		// A small put is two frames; a large one is read where it arrives, in parts the transport sends as they are taken.
+		return connection.flatMap(c -> put.size() < ShippedValues.ROOMY
+						? c.requestResponse(route(QueueRoutes.PUT), put.toArray())
+						: c.requestChannel(route(QueueRoutes.PUT), Mono.just(put)).next())
+				.switchIfEmpty(Mono.error(() -> new CodecException("the host of queue " + queueId + " answered a put with nothing")))
 				.doOnNext(EmptyFrame::check)
 				.onErrorMap(RemoteChannel::local)
 				.then();

@@ -62,6 +62,18 @@ class QueueWireTest {
 				.expectNextCount(1)
 				.expectError(CodecException.class)
 				.verify(Duration.ofSeconds(5));
+		// A put is one frame of one item: two items, or two frames, are refused and neither is kept.
+		byte[] two = ItemsFrame.encode(List.of(QueueItem.of(ItemsFrameOf.one(1)), QueueItem.of(ItemsFrameOf.one(2))));
+		byte[] one = ItemsFrame.encode(ItemsFrameOf.one(3));
+		for (Flux<byte[]> put : List.of(Flux.just(two), Flux.just(one, one), Flux.<byte[]>empty())) {
+			StepVerifier.create(runtime.router().requestChannel(QueueRoutes.route(q.id(), QueueRoutes.PUT), put))
+					.expectErrorSatisfies(e -> assertThat(e).isInstanceOf(CodecException.class).hasMessageContaining("one frame of one item"))
+					.verify(Duration.ofSeconds(5));
+		}
+		StepVerifier.create(q.size()).expectNext(0).verifyComplete();
+		StepVerifier.create(runtime.router().requestChannel(QueueRoutes.route(q.id(), QueueRoutes.PUT), Flux.just(one)))
+				.assertNext(EmptyFrame::check).verifyComplete();
+		StepVerifier.create(q.take()).expectNext(3).verifyComplete();
 		StepVerifier.create(q.put(7).then(q.take())).expectNext(7).verifyComplete();
 	}
 
@@ -81,12 +93,12 @@ class QueueWireTest {
 		RemoteChannel remote = new RemoteChannel(reactor.core.publisher.Mono.just(new LoopbackConnection(runtime.router())), q.id(),
 				runtime.values());
 		var waiting = remote.closed().toFuture();
-		StepVerifier.create(remote.put(ItemsFrameOf.one(5)).then(remote.size())).expectNext(1).verifyComplete();
+		StepVerifier.create(remote.put(QueueItem.of(ItemsFrameOf.one(5))).then(remote.size())).expectNext(1).verifyComplete();
 		StepVerifier.create(q.take().then(remote.close())).verifyComplete();
 		assertThat(waiting).as("a close waited for before the queue retired").succeedsWithin(Duration.ofSeconds(5));
 		// Closed and drained: the host no longer serves it, which a handle reads as closed.
 		StepVerifier.create(remote.closed()).verifyComplete();
-		StepVerifier.create(remote.put(ItemsFrameOf.one(6))).expectError(UnknownRouteException.class).verify(Duration.ofSeconds(5));
+		StepVerifier.create(remote.put(QueueItem.of(ItemsFrameOf.one(6)))).expectError(UnknownRouteException.class).verify(Duration.ofSeconds(5));
 	}
 
 	/** An item's bytes as the codec writes them. */

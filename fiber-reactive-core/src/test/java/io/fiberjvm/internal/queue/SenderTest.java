@@ -58,7 +58,7 @@ class SenderTest {
 		}
 
 		@Override
-		public Mono<Void> put(ByteBuffer item) {
+		public Mono<Void> put(QueueItem item) {
 			return Mono.error(new UnsupportedOperationException("put"));
 		}
 
