@@ -14,6 +14,7 @@ import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.manager.AsyncManager;
 import io.fiberjvm.pool.FiberPool;
 import io.fiberjvm.queue.FiberQueue;
+import io.fiberjvm.ring.ReduceOp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -114,6 +115,16 @@ class BigValuesTest extends WholeValueTransfers {
 			AsyncManager manager = AsyncManager.on(fiber).register(Weights.class, Store.class).name("two").start().block(LONG);
 			Weights weights = manager.create(Weights.class);
 			StepVerifier.create(weights.swap(new double[100_000])).expectNextMatches(v -> v.length == 0).verifyComplete();
+
+			// An all-reduce array is a value too: refused on each member before anything is sent, and the ring goes on.
+			FiberQueue<String> reports = fiber.queue(String.class);
+			fiber.ring(2).name("over").run(ring -> {
+				String refused = ring.allReduce(new double[200_000], ReduceOp.SUM).map(sum -> "sent").onErrorResume(
+						e -> Mono.just(e.getClass().getSimpleName() + " " + e.getMessage().contains("max-value-size"))).block();
+				reports.put(refused + " " + ring.allReduce(new double[] {ring.rank()}, ReduceOp.SUM).block()[0]).block();
+			}).block(LONG);
+			assertThat(reports.receive().take(2).collectList().block(LONG)).containsExactly("CodecException true 1.0",
+					"CodecException true 1.0");
 		}
 	}
 

@@ -42,6 +42,14 @@ class RingTest extends FiberPerTest {
 		return values;
 	}
 
+	private static final int[] LENGTHS = {10, 7, 1, 0, 100_003, 400_003};
+
+	/** A list of about 1.6 MB of text. */
+	private static List<String> words() {
+		return IntStream.range(0, 50_000).mapToObj(i -> "word number " + i + " of fifty thousand")
+				.collect(Collectors.toCollection(ArrayList::new));
+	}
+
 	@ParameterizedTest(name = "{0} members")
 	@ValueSource(ints = {1, 2, 3, 5})
 	void everyCollectiveGivesEveryMemberTheSameRightAnswer(int size) {
@@ -54,8 +62,12 @@ class RingTest extends FiberPerTest {
 							io.fiberjvm.transport.Endpoint.parse(ring.environment().get("MASTER_ADDR") + ":" + ring.masterAddress().port()))).block();
 			ring.barrier().block();
 			reports.put(r + " broadcast " + ring.broadcast(r == 0 ? "from rank 0 of " + ring.size() : null).block()).block();
-			// Lengths that split evenly, unevenly, into fewer elements than members, and into none.
-			for (int length : new int[] {10, 7, 1, 0, 100_003}) {
+			// Over 1 MiB and no array: its bytes arrive, then are decoded off the connection's thread.
+			List<String> words = ring.broadcast(r == 0 ? words() : null).block();
+			reports.put(r + " words " + words.size() + " " + words.hashCode()).block();
+			// Lengths that split evenly, unevenly, into fewer elements than members, and into none; and into chunks
+			// under 512 KiB, written where the transport sends from, and over it, sent from arrays of their own.
+			for (int length : LENGTHS) {
 				double[] sum = ring.allReduce(doubles(r, length), ReduceOp.SUM).block();
 				reports.put(r + " sum " + length + " " + Arrays.hashCode(sum) + " " + (length > 0 ? sum[length - 1] : -1)).block();
 			}
@@ -66,7 +78,7 @@ class RingTest extends FiberPerTest {
 			ring.barrier().block();
 		}).block(LONG);
 
-		List<String> lines = reports.receive().take(size * 10L).collectList().block(LONG);
+		List<String> lines = reports.receive().take(size * 12L).collectList().block(LONG);
 		Map<Integer, List<String>> byRank = new TreeMap<>(lines.stream().collect(Collectors.groupingBy(
 				line -> Integer.parseInt(line.substring(0, line.indexOf(' '))), Collectors.mapping(l -> l.substring(l.indexOf(' ') + 1),
 						Collectors.toList()))));
@@ -77,7 +89,8 @@ class RingTest extends FiberPerTest {
 			expected.add("env " + r + "/" + size + " " + r + "/" + size + " neighbours " + ((r + size - 1) % size) + "," + ((r + 1) % size)
 					+ " master true");
 			expected.add("broadcast from rank 0 of " + size);
-			for (int length : new int[] {10, 7, 1, 0, 100_003}) {
+			expected.add("words " + words().size() + " " + words().hashCode());
+			for (int length : LENGTHS) {
 				double[] sum = new double[length];
 				for (int member = 0; member < size; member++) {
 					double[] mine = doubles(member, length);

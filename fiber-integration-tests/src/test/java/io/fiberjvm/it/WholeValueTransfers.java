@@ -47,8 +47,13 @@ abstract class WholeValueTransfers {
 
 	/** What {@link #probe} reports of {@code values(length(), offset)}, worked out without making it. */
 	String expected(double offset) {
+		return expected(offset, 1);
+	}
+
+	/** What {@link #probe} reports of {@code values(length(), offset)} times {@code factor}, worked out without making it. */
+	String expected(double offset, double factor) {
 		int length = length();
-		return length + ":" + (0 + offset) + ":" + (length / 2 + offset) + ":" + (length - 1 + offset);
+		return length + ":" + (0 + offset) * factor + ":" + (length / 2 + offset) * factor + ":" + (length - 1 + offset) * factor;
 	}
 
 	/** The async face of {@link Store}. */
@@ -118,8 +123,13 @@ abstract class WholeValueTransfers {
 			fiber.ring(2).name("big").run(ring -> {
 				double[] value = ring.broadcast(ring.rank() == 0 ? values(length, 9) : null).block();
 				reports.put(ring.rank() + " broadcast " + probe(value)).block();
-				// Both members hold the same array: its mean is that array again, sent in chunks of half of it.
-				reports.put(ring.rank() + " mean " + probe(ring.allReduce(value, ReduceOp.MEAN).block())).block();
+				// Rank 1 doubles its copy: the sum, sent in chunks of half the array, is three times the value.
+				if (ring.rank() == 1) {
+					for (int i = 0; i < value.length; i++) {
+						value[i] *= 2;
+					}
+				}
+				reports.put(ring.rank() + " sum " + probe(ring.allReduce(value, ReduceOp.SUM).block())).block();
 				List<double[]> gathered = ring.gather(ring.rank() == 1 ? value : null).block();
 				if (ring.rank() == 0) {
 					reports.put("0 gathered " + probe(gathered.get(1))).block();
@@ -127,7 +137,7 @@ abstract class WholeValueTransfers {
 			}).block(LONG);
 			List<String> lines = reports.receive().take(5).collectList().block(LONG);
 			assertThat(lines).containsExactlyInAnyOrder("0 broadcast " + expected(9), "1 broadcast " + expected(9),
-					"0 mean " + expected(9), "1 mean " + expected(9), "0 gathered " + expected(9));
+					"0 sum " + expected(9, 3), "1 sum " + expected(9, 3), "0 gathered " + expected(9, 2));
 		}
 	}
 

@@ -178,6 +178,14 @@ public final class ShippedValues implements Codec {
 		}
 	}
 
+	/** Refuses what {@code what} names, {@code bytes} bytes that travel as one value, when max-value-size allows fewer. */
+	public void checkSize(long bytes, Object what) {
+		if (bytes > maxValueSize) {
+			throw new CodecException(what + " is " + bytes + " bytes, more than " + maxValueSize + ", which max-value-size allows; "
+					+ RAISE);
+		}
+	}
+
 	private void checkSize(long size, Object value, Object what) {
 		if (size > maxValueSize) {
 			throw new CodecException(what + " (a " + value.getClass().getSimpleName() + ") is " + size + " bytes, more than "

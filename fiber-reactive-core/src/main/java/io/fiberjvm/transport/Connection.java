@@ -41,6 +41,17 @@ public interface Connection extends AsyncCloseable, Disposable {
 	 */
 	<T> Flux<T> requestChannel(String route, Publisher<? extends Outbound> data, InboundReader<T> reader);
 
+	/**
+	 * A stream each way, as {@link #requestChannel(String, Publisher, InboundReader)} of {@code first} and then
+	 * {@code rest}; a transport that can sends {@code first} with the request that opens the channel, so the peer
+	 * reads it without waiting to be asked for it: a round trip less for a channel that carries one request and a
+	 * large answer, or one large datum.
+	 */
+	default <T> Flux<T> requestChannel(String route, Outbound first, Publisher<? extends Outbound> rest, InboundReader<T> reader) {
+		java.util.Objects.requireNonNull(first, "first");
+		return requestChannel(route, Flux.concat(Mono.just(first), rest), reader);
+	}
+
 	/** One request, no response; completes once the request is written. */
 	Mono<Void> fireAndForget(String route, byte[] data);
 

@@ -17,6 +17,7 @@ import io.fiberjvm.internal.frames.ItemsFrame;
 import io.fiberjvm.internal.frames.QueueItem;
 import io.fiberjvm.queue.QueueClosedException;
 import io.fiberjvm.transport.Connection;
+import io.fiberjvm.transport.InboundReader;
 import io.fiberjvm.transport.Outbound;
 import io.fiberjvm.transport.UnknownRouteException;
 
@@ -44,7 +45,7 @@ final class RemoteChannel implements QueueChannel {
 		// A small put is two frames; a large one is read where it arrives, in parts the transport sends as they are taken.
 		return connection.flatMap(c -> put.size() < ShippedValues.ROOMY
 						? c.requestResponse(route(QueueRoutes.PUT), put.toArray())
-						: c.requestChannel(route(QueueRoutes.PUT), Mono.just(put)).next())
+						: c.requestChannel(route(QueueRoutes.PUT), put, Flux.empty(), InboundReader.bytes()).next())
 				.switchIfEmpty(Mono.error(() -> new CodecException("the host of queue " + queueId + " answered a put with nothing")))
 				.doOnNext(EmptyFrame::check)
 				.onErrorMap(RemoteChannel::local)

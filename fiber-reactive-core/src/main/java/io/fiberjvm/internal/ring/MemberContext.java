@@ -9,12 +9,15 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.codec.CodecException;
+import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.internal.LargeDecoding;
 import io.fiberjvm.internal.frames.MessageFrame;
 import io.fiberjvm.ring.ReduceOp;
@@ -22,6 +25,8 @@ import io.fiberjvm.ring.RingContext;
 import io.fiberjvm.ring.RingPeerLostException;
 import io.fiberjvm.runtime.RuntimeContext;
 import io.fiberjvm.transport.Endpoint;
+import io.fiberjvm.transport.FrameTooLargeException;
+import io.fiberjvm.transport.InboundReader;
 import io.fiberjvm.transport.Outbound;
 
 /**
@@ -34,8 +39,8 @@ import io.fiberjvm.transport.Outbound;
  */
 final class MemberContext implements RingContext {
 
-	/** Messages smaller than this go as request-responses; larger ones are read where they arrive. */
-	static final int SMALL = 64 << 10;
+	/** Messages smaller than this go as request-responses; from this size on, they are read where they arrive. */
+	private static final int SMALL = ShippedValues.ROOMY;
 
 	private final int rank;
 	private final int size;
@@ -89,52 +94,68 @@ final class MemberContext implements RingContext {
 	public Mono<double[]> allReduce(double[] values, ReduceOp op) {
 		Objects.requireNonNull(values, "values");
 		Objects.requireNonNull(op, "op");
-		ReduceBuffer.Doubles buffer = new ReduceBuffer.Doubles(values.clone());
-		return allReduce(buffer, op).thenReturn(buffer.values).cache();
+		// Numbered when called, as every collective is, whenever it is subscribed to.
+		int seq = sequence.getAndIncrement();
+		return Mono.defer(() -> {
+			runtime.values().checkSize((long) values.length * Double.BYTES, "the all-reduce array of rank " + rank);
+			ReduceBuffer.Doubles buffer = new ReduceBuffer.Doubles(values.clone());
+			return allReduce(seq, buffer, op).thenReturn(buffer.values);
+		}).cache();
 	}
 
 	@Override
 	public Mono<float[]> allReduce(float[] values, ReduceOp op) {
 		Objects.requireNonNull(values, "values");
 		Objects.requireNonNull(op, "op");
-		ReduceBuffer.Floats buffer = new ReduceBuffer.Floats(values.clone());
+		int seq = sequence.getAndIncrement();
 		// Cached: a second subscription (a retry, say) sees the result, and does not run the exchange again.
-		return allReduce(buffer, op).thenReturn(buffer.values).cache();
+		return Mono.defer(() -> {
+			runtime.values().checkSize((long) values.length * Float.BYTES, "the all-reduce array of rank " + rank);
+			ReduceBuffer.Floats buffer = new ReduceBuffer.Floats(values.clone());
+			return allReduce(seq, buffer, op).thenReturn(buffer.values);
+		}).cache();
 	}
 
-	private Mono<Void> allReduce(ReduceBuffer buffer, ReduceOp op) {
-		int seq = sequence.getAndIncrement();
-		int length = buffer.length();
+	private Mono<Void> allReduce(int seq, ReduceBuffer buffer, ReduceOp op) {
 		if (size == 1) {
 			return Mono.empty();
 		}
-		int left = left();
-		int right = right();
 		// The array's length must agree, or chunks would not line up: the first step's message says so.
-		Mono<Void> reduceScatter = Flux.range(0, size - 1).concatMap(step -> {
-			int sendChunk = chunkIndex(rank - step);
-			int receiveChunk = chunkIndex(rank - step - 1);
-			Mono<Void> send = Mono.defer(() -> sendChunk(right, seq, step, buffer, start(sendChunk, length), start(sendChunk + 1, length)));
-			Mono<Void> receive = take(seq, step, left, "all-reduce")
-					.doOnNext(message -> buffer.add(start(receiveChunk, length), checked(message, receiveChunk, length, buffer, left)))
-					.then();
-			return Mono.when(send, receive);
-		}).then();
-		Mono<Void> allGather = Flux.range(0, size - 1).concatMap(step -> {
-			int sendChunk = chunkIndex(rank + 1 - step);
-			int receiveChunk = chunkIndex(rank - step);
-			int wireStep = size - 1 + step;
-			Mono<Void> send = Mono.defer(() -> sendChunk(right, seq, wireStep, buffer, start(sendChunk, length), start(sendChunk + 1, length)));
-			Mono<Void> receive = take(seq, wireStep, left, "all-reduce")
-					.doOnNext(message -> buffer.set(start(receiveChunk, length), checked(message, receiveChunk, length, buffer, left)))
-					.then();
-			return Mono.when(send, receive);
-		}).then();
+		Mono<Void> reduceScatter = Flux.range(0, size - 1)
+				.concatMap(step -> step(seq, step, buffer, chunkIndex(rank - step), chunkIndex(rank - step - 1), buffer::add))
+				.then();
+		Mono<Void> allGather = Flux.range(0, size - 1)
+				.concatMap(step -> step(seq, size - 1 + step, buffer, chunkIndex(rank + 1 - step), chunkIndex(rank - step), buffer::set))
+				.then();
 		return reduceScatter.then(allGather).then(Mono.fromRunnable(() -> {
 			if (op == ReduceOp.MEAN) {
 				buffer.divide(size);
 			}
 		}));
+	}
+
+	/**
+	 * One step: chunk {@code sendChunk} goes to the right neighbour while chunk {@code receiveChunk} comes from the
+	 * left and is {@code combine}d into the buffer. A large chunk is made into an array and combined on a worker
+	 * thread, not on the connection's thread its message arrived on.
+	 */
+	private Mono<Void> step(int seq, int wireStep, ReduceBuffer buffer, int sendChunk, int receiveChunk,
+			BiConsumer<Integer, ByteBuffer> combine) {
+		int length = buffer.length();
+		int from = start(sendChunk, length);
+		int to = start(sendChunk + 1, length);
+		Mono<Void> send = Mono.defer(() -> sendChunk(right(), seq, wireStep, buffer, from, to));
+		if ((long) (to - from) * buffer.elementBytes() > Outbound.WRITTEN_LIMIT) {
+			send = send.subscribeOn(Schedulers.boundedElastic());
+		}
+		Mono<MessageFrame> message = take(seq, wireStep, left(), "all-reduce");
+		if ((long) (start(receiveChunk + 1, length) - start(receiveChunk, length)) * buffer.elementBytes() >= LargeDecoding.LARGE) {
+			message = message.publishOn(Schedulers.boundedElastic());
+		}
+		Mono<Void> receive = message
+				.doOnNext(m -> combine.accept(start(receiveChunk, length), checked(m, receiveChunk, length, buffer, left())))
+				.then();
+		return Mono.when(send, receive);
 	}
 
 	/** A message from {@code from}, waited for at most the ring's collective timeout, if it has one. */
@@ -223,7 +244,8 @@ final class MemberContext implements RingContext {
 	/** A failure to reach a peer at all, as opposed to an error it answered with or one made here. */
 	private static boolean peerUnreachable(Throwable error) {
 		return !(error instanceof CodecException) && !(error instanceof RemoteException)
-				&& !(error instanceof IllegalArgumentException);
+				&& !(error instanceof IllegalArgumentException) && !(error instanceof IllegalStateException)
+				&& !(error instanceof FrameTooLargeException);
 	}
 
 	private Mono<Void> send(int peer, byte[] frame) {
@@ -239,7 +261,7 @@ final class MemberContext implements RingContext {
 		return runtime.connectionTo(roster.get(peer))
 				.flatMap(connection -> message.size() < SMALL
 						? connection.requestResponse(route, message.toArray()).then()
-						: connection.requestChannel(route, Mono.just(message)).then())
+						: connection.requestChannel(route, message, Flux.empty(), InboundReader.bytes()).then())
 				.onErrorMap(MemberContext::peerUnreachable, error -> new RingPeerLostException(peer, error));
 	}
 

@@ -126,8 +126,8 @@ public final class SharedValues implements Disposable {
 	 */
 	private Mono<Object> fetch(SharedRef ref) {
 		return runtime.address().flatMap(here -> runtime.connectionTo(Endpoint.parse(ref.owner))
-				.flatMap(connection -> connection.requestChannel(FETCH,
-						Mono.just(Outbound.of(new FetchFrame(ref.id, here.toString()).encode())), ValueFrame.reader(runtime.values())).next())
+				.flatMap(connection -> connection.requestChannel(FETCH, Outbound.of(new FetchFrame(ref.id, here.toString()).encode()),
+						Flux.empty(), ValueFrame.reader(runtime.values())).next())
 				.switchIfEmpty(Mono.error(() -> new CodecException("shared value " + ref.id + ": its owner answered with nothing")))
 				// The owner's own refusal says what happened; anything else is said with the value and where it lives.
 				.onErrorMap(error -> !(error instanceof RemoteException), error -> new FiberException("cannot fetch shared value "

@@ -50,6 +50,29 @@ final class Frames {
 	}
 
 	/**
+	 * The first byte of the metadata of a channel's opening frame that carries the channel's first datum: the route
+	 * follows. No route starts with it, nor does a part's mark ({@link Parts#MARK}).
+	 */
+	static final byte WITH_DATUM = 1;
+
+	/**
+	 * The frame that opens a channel on {@code route} carrying its first datum, of at most one part's size: written
+	 * into pooled memory when it is small (and then released), else sent from its array.
+	 */
+	static Payload routeWith(String route, Outbound first, int maxPayloadSize) {
+		int size = first.size();
+		byte[] name = route.getBytes(StandardCharsets.UTF_8);
+		checkSize(route, (long) size + name.length + 1, maxPayloadSize);
+		ByteBuf data = size > POOLED_LIMIT ? data(first.toArray()) : data(first, size);
+		if (size <= POOLED_LIMIT) {
+			first.released();
+		}
+		ByteBuf metadata = ReassemblingAllocator.INSTANCE.directBuffer(name.length + 1).writeByte(WITH_DATUM).writeBytes(name);
+		return ByteBufPayload.create(data, metadata);
+	}
+
+
+	/**
 	 * The payload's data: up to 512 KiB copied once into pooled direct memory, since a frame whose parts are all
 	 * direct is written as it is and one with a heap part is copied again as it is written ({@link DirectWrites}).
 	 * Larger data stays where it is: Netty's pool keeps no buffer over 1 MiB, and pieces of it, held by a payload

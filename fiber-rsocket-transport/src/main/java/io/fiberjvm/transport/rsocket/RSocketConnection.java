@@ -53,6 +53,20 @@ final class RSocketConnection implements Connection {
 				.onErrorMap(e -> Frames.fromWire(e, peerName, route));
 	}
 
+	/** The first datum goes in the frame that opens the channel, unless it is too large to go in one payload. */
+	@Override
+	public <T> Flux<T> requestChannel(String route, Outbound first, Publisher<? extends Outbound> rest, InboundReader<T> reader) {
+		Objects.requireNonNull(first, "first");
+		Objects.requireNonNull(reader, "reader");
+		if (first.size() > Parts.PART) {
+			return requestChannel(route, Flux.concat(Mono.just(first), rest), reader);
+		}
+		Flux<io.rsocket.Payload> frames = Flux.concat(Mono.fromCallable(() -> Frames.routeWith(route, first, maxPayloadSize)),
+				Parts.out(rest, route, maxPayloadSize));
+		return Parts.join(Flux.defer(() -> socket.requestChannel(frames)), reader, maxPayloadSize)
+				.onErrorMap(e -> Frames.fromWire(e, peerName, route));
+	}
+
 	@Override
 	public Mono<Void> fireAndForget(String route, byte[] data) {
 		return Mono.defer(() -> socket.fireAndForget(Frames.payload(route, data, maxPayloadSize)))

@@ -1,9 +1,11 @@
 package io.fiberjvm.transport.rsocket;
 
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.rsocket.Payload;
 import io.rsocket.RSocket;
+import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,8 +56,9 @@ final class RouterResponder implements RSocket {
 
 	@Override
 	public Flux<Payload> requestChannel(Publisher<Payload> payloads) {
-		// The first frame names the route and carries no data: it is read and released before anything holds it, so
-		// what switchOnFirst keeps, and lets go of when the route's handler never reads the data, is its route.
+		// The first frame names the route, and may carry the first datum: it is read and released before anything
+		// holds it, so what switchOnFirst keeps is its route and that datum, which the channel takes at once and
+		// releases when it ends if the handler never read it (a frame dropped before that is released as dropped).
 		return Flux.defer(() -> {
 			boolean[] routed = {false};
 			return Flux.from(payloads).<Object>map(payload -> {
@@ -63,21 +66,24 @@ final class RouterResponder implements RSocket {
 					return payload;
 				}
 				routed[0] = true;
-				try {
-					return Frames.route(payload);
-				}
-				finally {
-					payload.release();
-				}
+				return ChannelOpening.of(payload);
 			});
 		}).switchOnFirst((first, all) -> {
 			if (!first.hasValue()) {
 				return all.then(Mono.empty());
 			}
-			String route = (String) Objects.requireNonNull(first.get(), "a channel's first frame");
-			return Parts.out(answer(router.channel(route), all.skip(1).cast(Payload.class)), route, maxPayloadSize)
-					.onErrorMap(this::toWire);
-		}, false);
+			ChannelOpening opening = (ChannelOpening) Objects.requireNonNull(first.get(), "a channel's first frame");
+			AtomicReference<@Nullable Payload> untaken = new AtomicReference<>(opening.take());
+			Flux<Payload> data = Flux.concat(Mono.fromSupplier(() -> untaken.getAndSet(null)), all.skip(1).cast(Payload.class));
+			return Parts.out(answer(router.channel(opening.route()), data), opening.route(), maxPayloadSize)
+					.onErrorMap(this::toWire)
+					.doFinally(signal -> {
+						Payload left = untaken.getAndSet(null);
+						if (left != null) {
+							left.release();
+						}
+					});
+		}, false).doOnDiscard(ChannelOpening.class, ChannelOpening::release);
 	}
 
 	/** The answers of {@code handler} to the channel's data, each datum read by its reader and released as it arrives. */

@@ -68,6 +68,29 @@ class ChannelReleaseTest {
 	}
 
 	@Test
+	void aFirstDatumThatCameWithTheRouteIsReleasedOnceWhetherItsHandlerReadsItOrNot() {
+		Routes routes = Routes.empty().withChannel("echo", data -> data).withChannel("ignore", data -> Flux.empty());
+		RouterResponder responder = new RouterResponder(routes, 1 << 24, 1 << 26, new SecretProof("secret"));
+		for (String route : List.of("echo", "ignore", "nowhere")) {
+			io.netty.buffer.ByteBuf datum = Unpooled.buffer(1).writeByte(7);
+			Payload head = ByteBufPayload.create(datum, Unpooled.buffer().writeByte(Frames.WITH_DATUM)
+					.writeBytes(route.getBytes(StandardCharsets.UTF_8)));
+			Sinks.Many<Payload> in = Sinks.many().unicast().onBackpressureBuffer();
+			in.tryEmitNext(head);
+			in.tryEmitComplete();
+			List<byte[]> answers = responder.requestChannel(in.asFlux()).map(Frames::bytes).onErrorResume(e -> Flux.empty())
+					.contextWrite(releasingDiscards).collectList().block(WAIT);
+			assertThat(answers).as("what '%s' answered", route).hasSize(route.equals("echo") ? 1 : 0);
+			if (route.equals("echo")) {
+				assertThat(answers.get(0)).as("the first datum, read where it came").containsExactly(7);
+			}
+			assertThat(head.refCnt()).as("the opening frame of '%s'", route).isZero();
+			assertThat(datum.refCnt()).as("the first datum of '%s'", route).isZero();
+			assertThat(secondReleases).as("releases of a released frame, route '%s'", route).isEmpty();
+		}
+	}
+
+	@Test
 	void aPartInFlightWhenTheReceiverCancelsIsReleasedAndNothingMoreIsSignalled() {
 		byte[] data = new byte[Parts.PART + 10];
 		TestPublisher<Payload> sender = TestPublisher.createNoncompliant(TestPublisher.Violation.DEFER_CANCELLATION);

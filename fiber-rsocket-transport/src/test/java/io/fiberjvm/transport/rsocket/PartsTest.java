@@ -72,6 +72,34 @@ class PartsTest {
 	}
 
 	@Test
+	void aFirstDatumOfAnySizeSentWithTheRouteArrivesWholeBeforeTheRest() {
+		Routes routes = Routes.empty()
+				.withChannel("sizes", in -> in.map(bytes -> (bytes.length + ":" + (bytes.length == 0 ? "-" : bytes[bytes.length - 1]))
+						.getBytes(StandardCharsets.UTF_8)));
+		Connection c = peers.connect(routes);
+		byte[] tail = {5};
+		for (int size : new int[] {0, 1, Outbound.WRITTEN_LIMIT, Outbound.WRITTEN_LIMIT + 1, Parts.PART, Parts.PART + 1, Parts.PART * 3}) {
+			byte[] first = data(size, size);
+			String said = size + ":" + (size == 0 ? "-" : first[size - 1]);
+			StepVerifier.create(c.requestChannel("sizes", Outbound.of(first), Flux.just(Outbound.of(tail)), InboundReader.bytes())
+							.map(b -> new String(b, StandardCharsets.UTF_8)))
+					.expectNext(said, "1:5")
+					.expectComplete().verify(WAIT);
+			StepVerifier.create(c.requestChannel("sizes", Outbound.of(first), Flux.empty(), InboundReader.bytes())
+							.map(b -> new String(b, StandardCharsets.UTF_8)))
+					.expectNext(said)
+					.expectComplete().verify(WAIT);
+		}
+		StepVerifier.create(c.requestChannel("nowhere", Outbound.of(tail), Flux.empty(), InboundReader.bytes()))
+				.expectErrorSatisfies(e -> assertThat(e).hasMessageContaining("nowhere"))
+				.verify(WAIT);
+		// Over the limit: refused before anything is sent, as any datum is.
+		StepVerifier.create(c.requestChannel("sizes", Outbound.of(new byte[(64 << 20) + 1]), Flux.empty(), InboundReader.bytes()))
+				.expectError()
+				.verify(WAIT);
+	}
+
+	@Test
 	void theSenderIsAskedForNoMoreDataThanTheReceiverWants() {
 		byte[] big = data(Parts.PART * 2 + 1, 3);
 		List<Long> asked = new CopyOnWriteArrayList<>();
