@@ -3,8 +3,8 @@ package io.fiberjvm.internal.frames;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A frame as a reader of a manager's session made it where the transport received it ({@link CallFrame#reader},
- * {@link AnswerFrame#reader}): a message whose large value was read into its array as it arrived, or, for any other
+ * A frame as a reader made it where the transport received it (a manager's session: {@link CallFrame#reader},
+ * {@link AnswerFrame#reader}; a fetched shared value: {@link ValueFrame#reader}): a message whose large value was read into its array as it arrived, or, for any other
  * frame, its bytes whole, to be decoded by its kind. Exactly one of the two is there.
  *
  * @param read the message read as it arrived, or null

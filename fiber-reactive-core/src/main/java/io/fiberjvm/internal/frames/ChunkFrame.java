@@ -7,6 +7,7 @@ import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 
+import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.transport.InboundReader;
 
@@ -62,8 +63,16 @@ public record ChunkFrame(long functionId, byte @Nullable [] function, List<Strin
 		}
 	}
 
+	/** The bytes of the head that say its size: the header, then where a sole task's argument starts. */
+	private static final int PREFIX = FrameHeaderCodec.SIZE + 4;
+
 	/** The bytes in front of the argument of a chunk's sole task when the worker holds the function. */
-	static final int ROOM = FrameHeaderCodec.SIZE + 8 + 4 + 4 + 4 + 8 + 4;
+	static final int ROOM = room(null, List.of());
+
+	/** The bytes in front of a sole task's argument in a chunk carrying {@code function} and {@code patterns}. */
+	private static int room(byte @Nullable [] function, List<byte[]> patterns) {
+		return PREFIX + 8 + FrameWriter.sizeOf(function) + FrameWriter.sizeOf(patterns) + 4 + 8 + 4;
+	}
 
 	/**
 	 * The bytes of a task's argument, written so that a large one, alone in a chunk whose function the worker
@@ -80,16 +89,17 @@ public record ChunkFrame(long functionId, byte @Nullable [] function, List<Strin
 			ByteBuffer arg = sole.sent();
 			FrameWriter head = FrameWriter.inFront(FrameKind.CHUNK, 0, arg, ROOM);
 			if (head != null && arg != null) {
-				return head.putLong(functionId).putBytes((byte[]) null).putTexts(List.of()).putInt(1)
+				return head.putInt(ROOM).putLong(functionId).putBytes((byte[]) null).putTexts(List.of()).putInt(1)
 						.putLong(sole.id()).putInt(arg.remaining()).array();
 			}
 		}
 		List<byte[]> patterns = FrameWriter.utf8(allow);
-		int size = 8 + FrameWriter.sizeOf(function) + FrameWriter.sizeOf(patterns) + 4;
+		int size = 4 + 8 + FrameWriter.sizeOf(function) + FrameWriter.sizeOf(patterns) + 4;
 		for (Task task : tasks) {
 			size += 8 + FrameWriter.sizeOf(task.sent());
 		}
 		FrameWriter out = FrameWriter.of(FrameKind.CHUNK, 0, size)
+				.putInt(room(function, patterns))
 				.putLong(functionId)
 				.putBytes(function)
 				.putTexts(patterns)
@@ -101,35 +111,48 @@ public record ChunkFrame(long functionId, byte @Nullable [] function, List<Strin
 	}
 
 	/**
-	 * Reads chunks where the transport received them: a large argument alone in a chunk whose function the worker
-	 * holds, an array of numbers or bytes, goes straight into its array; any other chunk is {@link #decode}d.
+	 * Reads chunks where the transport received them: a large argument alone in a chunk, an array of numbers or bytes,
+	 * goes straight into its array, whether the chunk carries its function or not; any other chunk is {@link #decode}d.
 	 */
 	public static InboundReader<ChunkFrame> reader(ShippedValues values) {
-		return new SoleValueReader<>(values, ROOM, ChunkFrame::sole, ChunkFrame::decode);
+		return new SoleValueReader<>(values, PREFIX, first -> first.get(0) == FrameKind.CHUNK.code() ? first.getInt(FrameHeaderCodec.SIZE) : -1,
+				ChunkFrame::sole, ChunkFrame::decode);
 	}
 
-	/** What makes a chunk of one task whose function the worker holds from its argument, if {@code head} is of one. */
+	/** What makes a chunk of one task from its argument, if {@code head} is the head of one of {@code valueBytes}. */
 	private static @Nullable Function<Object, ChunkFrame> sole(ByteBuffer head, int valueBytes) {
-		if (head.get() != FrameKind.CHUNK.code() || head.get() != 0) {
+		byte[] bytes = new byte[head.remaining()];
+		head.get(bytes);
+		try {
+			FrameReader in = FrameReader.open(bytes, FrameKind.CHUNK);
+			in.readInt();
+			long functionId = in.readLong();
+			byte[] function = in.readBytes();
+			List<String> allow = in.readTexts("patterns");
+			if (in.readInt() != 1) {
+				return null;
+			}
+			long id = in.readLong();
+			if (in.readInt() != valueBytes || in.remaining() != 0) {
+				return null;
+			}
+			return arg -> new ChunkFrame(functionId, function, allow, List.of(new Task(id, null, arg)));
+		}
+		catch (CodecException notOne) {
+			// Decoding it whole refuses it, with the words a malformed chunk gets.
 			return null;
 		}
-		long functionId = head.getLong();
-		// No function, no patterns, one task.
-		if (head.getInt() != -1 || head.getInt() != 0 || head.getInt() != 1) {
-			return null;
-		}
-		long id = head.getLong();
-		if (head.getInt() != valueBytes) {
-			return null;
-		}
-		return arg -> new ChunkFrame(functionId, null, List.of(), List.of(new Task(id, null, arg)));
 	}
 
 	public static ChunkFrame decode(byte[] frame) {
 		FrameReader in = FrameReader.open(frame, FrameKind.CHUNK);
+		int room = in.readInt();
 		long functionId = in.readLong();
 		byte[] function = in.readBytes();
 		List<String> allow = in.readTexts("patterns");
+		if (room != in.position() + 16) {
+			throw in.malformed("its head says " + room + " bytes where its fields take " + (in.position() + 16));
+		}
 		// Each task takes at least its id and its argument's length.
 		int n = in.count("tasks", 12);
 		List<Task> tasks = new ArrayList<>(n);

@@ -53,6 +53,39 @@ class SoleValueReaderTest {
 	}
 
 	@Test
+	void aLargeArrayAloneInAChunkThatCarriesItsFunctionIsReadIntoItsArrayAsItArrives() {
+		byte[] function = {1, 2, 3, 4, 5};
+		byte[] frame = new ChunkFrame(9, function, List.of("a.b.*", "c.D"), List.of(new ChunkFrame.Task(4,
+				ChunkFrame.argument(values, weights, "weights")))).encode();
+		assertThat(ChunkFrame.decode(frame).tasks().get(0).argument(values, "decoded whole")).isEqualTo(weights);
+		for (IntUnaryOperator cut : cuts()) {
+			ChunkFrame chunk = InRuns.read(ChunkFrame.reader(values), frame, cut);
+			assertThat(chunk.functionId()).isEqualTo(9);
+			assertThat(chunk.function()).containsExactly(function);
+			assertThat(chunk.allow()).containsExactly("a.b.*", "c.D");
+			assertThat(chunk.tasks()).singleElement().satisfies(task -> {
+				assertThat(task.id()).isEqualTo(4);
+				assertThat(task.arg()).as("no bytes held").isNull();
+				assertThat(task.argument(values, "the argument")).isEqualTo(weights);
+			});
+		}
+	}
+
+	@Test
+	void aChunkWhoseHeadMisstatesItsSizeIsReadWholeAndRefusedWhenDecoded() {
+		for (int said : new int[] {ChunkFrame.ROOM + 1, ChunkFrame.ROOM - 1, 3, -5, Integer.MAX_VALUE}) {
+			byte[] frame = new ChunkFrame(9, null, List.of(), List.of(new ChunkFrame.Task(4,
+					ChunkFrame.argument(values, weights, "weights")))).encode();
+			ByteBuffer.wrap(frame).putInt(FrameHeaderCodec.SIZE, said);
+			for (IntUnaryOperator cut : cuts()) {
+				assertThatThrownBy(() -> InRuns.read(ChunkFrame.reader(values), frame, cut)).as("said %d", said)
+						.isInstanceOf(CodecException.class).hasMessageContaining("malformed task chunk")
+						.hasMessageContaining("its head says " + said + " bytes");
+			}
+		}
+	}
+
+	@Test
 	void aLargeArrayAloneInAResultsFrameIsReadIntoItsArrayAsItArrives() {
 		for (boolean last : new boolean[] {true, false}) {
 			byte[] frame = new ResultsFrame(last, 77, List.of(ResultsFrame.answer(5, values, weights, "weights"))).encode();
@@ -236,8 +269,8 @@ class SoleValueReaderTest {
 		List<byte[]> chunks = List.of(
 				// Small.
 				new ChunkFrame(1, null, List.of(), List.of(ChunkFrame.Task.of(2, values.write(3.5, "x")))).encode(),
-				// Large, but the function travels with it.
-				new ChunkFrame(1, new byte[] {1, 2, 3}, List.of("a.b.*"), List.of(new ChunkFrame.Task(2,
+				// Large, but behind a function too large for a head read first.
+				new ChunkFrame(1, new byte[70_000], List.of("a.b.*"), List.of(new ChunkFrame.Task(2,
 						ChunkFrame.argument(values, weights, "weights")))).encode(),
 				// Large, in two tasks.
 				new ChunkFrame(1, null, List.of(), List.of(ChunkFrame.Task.of(2, values.write(weights, "w")),
