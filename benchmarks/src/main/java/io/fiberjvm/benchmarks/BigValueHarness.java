@@ -40,7 +40,7 @@ import io.fiberjvm.pool.FiberPool;
  * and writes it back, as a worker reads an argument and sends a result; the raw side reads the answer
  * into a new array too, as {@code pool.apply} gives the caller a new {@code double[]}. The manager is an
  * {@link AsyncManager} whose object gives its argument back ({@link Echo}). Peak memory is
- * {@code VmHWM} of {@code /proc}, read after the runs.
+ * {@code VmHWM} of {@code /proc}, read before the first round trip and after the runs.
  *
  * <pre>
  * java -Xmx4g -cp benchmarks/target/benchmarks.jar io.fiberjvm.benchmarks.BigValueHarness [--mib 64] [--runs 15] [--warmups 5]
@@ -64,6 +64,8 @@ public final class BigValueHarness {
 		List<Double> shared = new ArrayList<>();
 		long programPeak;
 		long workerPeak;
+		long programBefore;
+		long workerBefore;
 		try (RawRoundTrip socket = new RawRoundTrip(value.length * 8);
 				Fiber session = Fiber.builder().set("jvm-options", (System.getProperty("fiber.jvm-options", "")
 						+ " -Xmx" + Math.max(1024, value.length * 8L * 6 / (1 << 20)) + "m").strip()).open();
@@ -74,6 +76,9 @@ public final class BigValueHarness {
 			List<RoundTrip> sides = List.of(socket::seconds, () -> seconds(value, () -> pool.apply(identity, value).block()),
 					() -> seconds(value, () -> echo.echo(value).block()), () -> seconds(value, () -> viaShared(session, pool, value)));
 			List<List<Double>> times = List.of(raw, fiber, managed, shared);
+			// Before any value has crossed: what each JVM takes without one (the program holds the value itself).
+			programBefore = peakMiB(ProcessHandle.current().pid());
+			workerBefore = peakMiB(pool.workers().get(0).pid().orElse(-1));
 			for (int i = 0; i < warmups + runs; i++) {
 				// Each goes first in turn, so none always meets the heap another left.
 				for (int k = 0; k < sides.size(); k++) {
@@ -99,8 +104,8 @@ public final class BigValueHarness {
 		System.out.printf(Locale.ROOT, "| manager call `echo(value)` | %.3f s | %.2f |%n", managerMedian, rawMedian / managerMedian);
 		System.out.printf(Locale.ROOT, "| `fiber.share(value)`, fetched by a worker, its result | %.3f s | %.2f |%n", sharedMedian,
 				rawMedian / sharedMedian);
-		System.out.printf(Locale.ROOT, "%npeak RSS: program %d MiB, worker %d MiB (value %d MiB)%n",
-				programPeak, workerPeak, mib);
+		System.out.printf(Locale.ROOT, "%npeak RSS: program %d MiB (%d before the first round trip), worker %d MiB (%d before)"
+				+ " (value %d MiB)%n", programPeak, programBefore, workerPeak, workerBefore, mib);
 	}
 
 	/** One side's round trip. */
