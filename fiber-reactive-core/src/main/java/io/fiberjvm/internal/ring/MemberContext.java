@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -93,27 +94,34 @@ final class MemberContext implements RingContext {
 	@Override
 	public Mono<double[]> allReduce(double[] values, ReduceOp op) {
 		Objects.requireNonNull(values, "values");
-		Objects.requireNonNull(op, "op");
-		// Numbered when called, as every collective is, whenever it is subscribed to.
-		int seq = sequence.getAndIncrement();
-		return Mono.defer(() -> {
-			runtime.values().checkSize((long) values.length * Double.BYTES, "the all-reduce array of rank " + rank);
-			ReduceBuffer.Doubles buffer = new ReduceBuffer.Doubles(values.clone());
-			return allReduce(seq, buffer, op).thenReturn(buffer.values);
-		}).cache();
+		// Cached: a second subscription (a retry, say) sees the result, and does not run the exchange again.
+		return allReduce((long) values.length * Double.BYTES, () -> new ReduceBuffer.Doubles(values.clone()), op)
+				.map(buffer -> buffer.values).cache();
 	}
 
 	@Override
 	public Mono<float[]> allReduce(float[] values, ReduceOp op) {
 		Objects.requireNonNull(values, "values");
+		return allReduce((long) values.length * Float.BYTES, () -> new ReduceBuffer.Floats(values.clone()), op)
+				.map(buffer -> buffer.values).cache();
+	}
+
+	/**
+	 * An all-reduce of the copy {@code copy} makes now of an array of {@code bytes}; one over max-value-size is
+	 * refused, as the returned Mono's error.
+	 */
+	private <B extends ReduceBuffer> Mono<B> allReduce(long bytes, Supplier<B> copy, ReduceOp op) {
 		Objects.requireNonNull(op, "op");
+		// Numbered when called, as every collective is, refused or not.
 		int seq = sequence.getAndIncrement();
-		// Cached: a second subscription (a retry, say) sees the result, and does not run the exchange again.
-		return Mono.defer(() -> {
-			runtime.values().checkSize((long) values.length * Float.BYTES, "the all-reduce array of rank " + rank);
-			ReduceBuffer.Floats buffer = new ReduceBuffer.Floats(values.clone());
-			return allReduce(seq, buffer, op).thenReturn(buffer.values);
-		}).cache();
+		try {
+			runtime.values().checkSize(bytes, "the all-reduce array of rank " + rank);
+		}
+		catch (CodecException tooLarge) {
+			return Mono.error(tooLarge);
+		}
+		B buffer = copy.get();
+		return allReduce(seq, buffer, op).thenReturn(buffer);
 	}
 
 	private Mono<Void> allReduce(int seq, ReduceBuffer buffer, ReduceOp op) {
