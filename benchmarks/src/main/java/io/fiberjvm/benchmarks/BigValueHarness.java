@@ -76,7 +76,10 @@ public final class BigValueHarness {
 			List<RoundTrip> sides = List.of(socket::seconds, () -> seconds(value, () -> pool.apply(identity, value).block()),
 					() -> seconds(value, () -> echo.echo(value).block()), () -> seconds(value, () -> viaShared(session, pool, value)));
 			List<List<Double>> times = List.of(raw, fiber, managed, shared);
-			// Before any value has crossed: what each JVM takes without one (the program holds the value itself).
+			// Before any value has crossed: what each JVM takes without one (the program holds the value itself), once
+			// the worker has answered a small task.
+			FiberFunction<Integer, Integer> same = n -> n;
+			pool.apply(same, 0).block();
 			programBefore = peakMiB(ProcessHandle.current().pid());
 			workerBefore = peakMiB(pool.workers().get(0).pid().orElse(-1));
 			for (int i = 0; i < warmups + runs; i++) {

@@ -119,13 +119,14 @@ class TwoRuntimesQueueTest {
 
 	/**
 	 * A put from elsewhere of any size arrives as it was put: a small one as one request, a large one (from 64 KiB, and
-	 * over the 1 MiB frame here) read where it arrives; a put to a closed queue fails at the caller, whatever its size.
+	 * over the 1 MiB frame here) read where it arrives, sent with the request that opens its channel up to 4 MiB and in
+	 * parts beyond; a put to a closed queue fails at the caller, whatever its size.
 	 */
 	@Test
 	void putsOfEverySizeFromElsewhereArriveAsTheyWerePut() {
 		FiberQueue<double[]> queue = host.queue(double[].class, 8);
 		FiberQueue<double[]> remote = shipToGuest(queue);
-		List<double[]> put = java.util.stream.IntStream.of(0, 1, 8000, 8192, 300_000)
+		List<double[]> put = java.util.stream.IntStream.of(0, 1, 8000, 8192, 300_000, 600_000)
 				.mapToObj(n -> java.util.stream.DoubleStream.iterate(n, x -> x - 0.25).limit(n).toArray()).toList();
 		StepVerifier.create(Flux.fromIterable(put).concatMap(remote::put)).expectComplete().verify(WAIT);
 		StepVerifier.create(queue.receive().take(put.size()).collectList())

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
@@ -153,7 +154,7 @@ final class MemberContext implements RingContext {
 		int from = start(sendChunk, length);
 		int to = start(sendChunk + 1, length);
 		Mono<Void> send = Mono.defer(() -> sendChunk(right(), seq, wireStep, buffer, from, to));
-		if ((long) (to - from) * buffer.elementBytes() > Outbound.WRITTEN_LIMIT) {
+		if (MessageFrame.ROOM + (long) (to - from) * buffer.elementBytes() > Outbound.WRITTEN_LIMIT) {
 			send = send.subscribeOn(Schedulers.boundedElastic());
 		}
 		Mono<MessageFrame> message = take(seq, wireStep, left(), "all-reduce");
@@ -252,8 +253,9 @@ final class MemberContext implements RingContext {
 	/** A failure to reach a peer at all, as opposed to an error it answered with or one made here. */
 	private static boolean peerUnreachable(Throwable error) {
 		return !(error instanceof CodecException) && !(error instanceof RemoteException)
-				&& !(error instanceof IllegalArgumentException) && !(error instanceof IllegalStateException)
-				&& !(error instanceof FrameTooLargeException);
+				&& !(error instanceof IllegalArgumentException) && !(error instanceof FrameTooLargeException)
+				// A datum that writes other than its size is this side's fault; a cancelled exchange is the peer gone.
+				&& (!(error instanceof IllegalStateException) || error instanceof CancellationException);
 	}
 
 	private Mono<Void> send(int peer, byte[] frame) {

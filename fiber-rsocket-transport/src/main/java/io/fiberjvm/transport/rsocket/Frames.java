@@ -63,12 +63,40 @@ final class Frames {
 		int size = first.size();
 		byte[] name = route.getBytes(StandardCharsets.UTF_8);
 		checkSize(route, (long) size + name.length + 1, maxPayloadSize);
-		ByteBuf data = size > POOLED_LIMIT ? data(first.toArray()) : data(first, size);
-		if (size <= POOLED_LIMIT) {
-			first.released();
+		ByteBuf data;
+		if (size > POOLED_LIMIT) {
+			byte[] array = first.toArray();
+			if (array.length != size) {
+				throw new IllegalStateException("a datum of " + size + " bytes made an array of " + array.length);
+			}
+			data = data(array);
 		}
-		ByteBuf metadata = ReassemblingAllocator.INSTANCE.directBuffer(name.length + 1).writeByte(WITH_DATUM).writeBytes(name);
-		return ByteBufPayload.create(data, metadata);
+		else {
+			data = data(first, size);
+		}
+		try {
+			ByteBuf metadata = ReassemblingAllocator.INSTANCE.directBuffer(name.length + 1).writeByte(WITH_DATUM).writeBytes(name);
+			return ByteBufPayload.create(data, metadata);
+		}
+		catch (RuntimeException | Error e) {
+			data.release();
+			throw e;
+		}
+		finally {
+			if (size <= POOLED_LIMIT) {
+				released(first);
+			}
+		}
+	}
+
+	/** Tells {@code datum} its bytes are no longer read; what its maker's hook throws is its own affair, not the channel's. */
+	private static void released(Outbound datum) {
+		try {
+			datum.released();
+		}
+		catch (Throwable e) {
+			reactor.core.Exceptions.throwIfJvmFatal(e);
+		}
 	}
 
 

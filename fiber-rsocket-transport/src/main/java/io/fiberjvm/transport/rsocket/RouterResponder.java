@@ -1,11 +1,9 @@
 package io.fiberjvm.transport.rsocket;
 
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicReference;
 
 import io.rsocket.Payload;
 import io.rsocket.RSocket;
-import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,8 +55,10 @@ final class RouterResponder implements RSocket {
 	@Override
 	public Flux<Payload> requestChannel(Publisher<Payload> payloads) {
 		// The first frame names the route, and may carry the first datum: it is read and released before anything
-		// holds it, so what switchOnFirst keeps is its route and that datum, which the channel takes at once and
-		// releases when it ends if the handler never read it (a frame dropped before that is released as dropped).
+		// holds it, so what switchOnFirst keeps is its route and that datum. The data the handler reads are the
+		// channel's own frames, the opening one standing for its datum, so a handler that stops reading cancels the
+		// requester; the datum is released when the channel ends if the handler never read it, or when the opening
+		// frame is dropped before the channel starts.
 		return Flux.defer(() -> {
 			boolean[] routed = {false};
 			return Flux.from(payloads).<Object>map(payload -> {
@@ -73,16 +73,21 @@ final class RouterResponder implements RSocket {
 				return all.then(Mono.empty());
 			}
 			ChannelOpening opening = (ChannelOpening) Objects.requireNonNull(first.get(), "a channel's first frame");
-			AtomicReference<@Nullable Payload> untaken = new AtomicReference<>(opening.take());
-			Flux<Payload> data = Flux.concat(Mono.fromSupplier(() -> untaken.getAndSet(null)), all.skip(1).cast(Payload.class));
-			return Parts.out(answer(router.channel(opening.route()), data), opening.route(), maxPayloadSize)
+			Flux<Payload> data = all.handle((frame, sink) -> {
+				if (frame instanceof ChannelOpening carried) {
+					Payload datum = carried.take();
+					if (datum != null) {
+						sink.next(datum);
+					}
+				}
+				else {
+					sink.next((Payload) frame);
+				}
+			});
+			// Deferred, so a router or handler that throws fails the channel, and the datum is still released.
+			return Flux.defer(() -> Parts.out(answer(router.channel(opening.route()), data), opening.route(), maxPayloadSize))
 					.onErrorMap(this::toWire)
-					.doFinally(signal -> {
-						Payload left = untaken.getAndSet(null);
-						if (left != null) {
-							left.release();
-						}
-					});
+					.doFinally(signal -> opening.release());
 		}, false).doOnDiscard(ChannelOpening.class, ChannelOpening::release);
 	}
 

@@ -91,6 +91,58 @@ class ChannelReleaseTest {
 	}
 
 	@Test
+	void aFirstDatumIsReleasedWhenTheRouterThrowsAndAHandlerThatStopsEarlyCancelsTheRequester() {
+		io.fiberjvm.transport.Router throwing = new io.fiberjvm.transport.Router() {
+			@Override
+			public reactor.core.publisher.Mono<byte[]> requestResponse(String route, byte[] data) {
+				return reactor.core.publisher.Mono.empty();
+			}
+
+			@Override
+			public Flux<byte[]> requestStream(String route, byte[] data) {
+				return Flux.empty();
+			}
+
+			@Override
+			public Flux<byte[]> requestChannel(String route, org.reactivestreams.Publisher<byte[]> data) {
+				return Flux.empty();
+			}
+
+			@Override
+			public io.fiberjvm.transport.ChannelHandler<?> channel(String route) {
+				throw new IllegalStateException("no handler for " + route);
+			}
+
+			@Override
+			public reactor.core.publisher.Mono<Void> fireAndForget(String route, byte[] data) {
+				return reactor.core.publisher.Mono.empty();
+			}
+		};
+		io.netty.buffer.ByteBuf datum = Unpooled.buffer(1).writeByte(7);
+		Sinks.Many<Payload> in = Sinks.many().unicast().onBackpressureBuffer();
+		in.tryEmitNext(ByteBufPayload.create(datum, Unpooled.buffer().writeByte(Frames.WITH_DATUM).writeBytes("x".getBytes(StandardCharsets.UTF_8))));
+		in.tryEmitComplete();
+		RouterResponder failing = new RouterResponder(throwing, 1 << 24, 1 << 26, new SecretProof("secret"));
+		reactor.test.StepVerifier.create(failing.requestChannel(in.asFlux()).contextWrite(releasingDiscards))
+				.expectErrorSatisfies(e -> assertThat(e.getMessage()).contains("no handler for x"))
+				.verify(WAIT);
+		assertThat(datum.refCnt()).as("the first datum of a channel whose router threw").isZero();
+
+		// The handler takes the first datum and stops: the requester's rest is cancelled, not left open.
+		RouterResponder responder = new RouterResponder(Routes.empty().withChannel("first", data -> data.take(1)), 1 << 24, 1 << 26,
+				new SecretProof("secret"));
+		TestPublisher<Payload> requester = TestPublisher.create();
+		reactor.test.StepVerifier.create(responder.requestChannel(requester.flux()).map(Frames::bytes).contextWrite(releasingDiscards))
+				.then(() -> requester.next(ByteBufPayload.create(Unpooled.buffer(1).writeByte(9), Unpooled.buffer().writeByte(Frames.WITH_DATUM)
+						.writeBytes("first".getBytes(StandardCharsets.UTF_8)))))
+				.assertNext(answer -> assertThat(answer).containsExactly(9))
+				.expectComplete()
+				.verify(WAIT);
+		requester.assertCancelled();
+		assertThat(secondReleases).isEmpty();
+	}
+
+	@Test
 	void aPartInFlightWhenTheReceiverCancelsIsReleasedAndNothingMoreIsSignalled() {
 		byte[] data = new byte[Parts.PART + 10];
 		TestPublisher<Payload> sender = TestPublisher.createNoncompliant(TestPublisher.Violation.DEFER_CANCELLATION);
