@@ -115,8 +115,9 @@ public record ChunkFrame(long functionId, byte @Nullable [] function, List<Strin
 	 * goes straight into its array, whether the chunk carries its function or not; any other chunk is {@link #decode}d.
 	 */
 	public static InboundReader<ChunkFrame> reader(ShippedValues values) {
-		return new SoleValueReader<>(values, PREFIX, first -> first.get(0) == FrameKind.CHUNK.code() ? first.getInt(FrameHeaderCodec.SIZE) : -1,
-				ChunkFrame::sole, ChunkFrame::decode);
+		return new SoleValueReader<>(values, PREFIX,
+				first -> first.get(0) == FrameKind.CHUNK.code() ? first.getInt(FrameHeaderCodec.SIZE) : -1, ChunkFrame::sole,
+				ChunkFrame::decode);
 	}
 
 	/** What makes a chunk of one task from its argument, if {@code head} is the head of one of {@code valueBytes}. */

@@ -73,7 +73,8 @@ public final class ItemsFrame {
 	public static QueueItem one(List<List<QueueItem>> frames) {
 		if (frames.size() != 1 || frames.get(0).size() != 1) {
 			throw new CodecException("malformed put: it carries one frame of one item, not "
-					+ frames.stream().map(frame -> Integer.toString(frame.size())).toList() + " items in " + frames.size() + " frames");
+					+ frames.stream().map(frame -> Integer.toString(frame.size())).toList() + " items in " + frames.size()
+					+ " frames");
 		}
 		return frames.get(0).get(0);
 	}

@@ -75,8 +75,9 @@ final class QueueHandle<T> implements FiberQueue<T> {
 	@Override
 	public Mono<Void> put(T item) {
 		// Written with room for a put's head, so that a large item is its frame without a copy.
-		return Mono.fromCallable(() -> QueueItem.of(java.util.Objects.requireNonNull(runtime.values().writeAfter(ItemsFrame.PUT_ROOM, checked(item),
-				putItem)))).flatMap(channel::put).name("fiber.queue.put").tag(QUEUE_TAG, id());
+		return Mono.fromCallable(() -> QueueItem.of(java.util.Objects.requireNonNull(
+						runtime.values().writeAfter(ItemsFrame.PUT_ROOM, checked(item), putItem))))
+				.flatMap(channel::put).name("fiber.queue.put").tag(QUEUE_TAG, id());
 	}
 
 	@Override

@@ -42,11 +42,13 @@ final class RemoteChannel implements QueueChannel {
 	@Override
 	public Mono<Void> put(QueueItem item) {
 		Outbound put = ItemsFrame.put(item);
-		// A small put is two frames; a large one is read where it arrives, in parts the transport sends as they are taken.
+		// A small put is two frames; a large one is read where it arrives, sent with the request that opens its channel
+		// (or, over 4 MiB, in parts the transport sends as they are taken).
 		return connection.flatMap(c -> put.size() < ShippedValues.ROOMY
 						? c.requestResponse(route(QueueRoutes.PUT), put.toArray())
 						: c.requestChannel(route(QueueRoutes.PUT), put, Flux.empty(), InboundReader.bytes()).next())
-				.switchIfEmpty(Mono.error(() -> new CodecException("the host of queue " + queueId + " answered a put with nothing")))
+				.switchIfEmpty(Mono.error(() -> new CodecException("the host of queue " + queueId
+						+ " answered a put with nothing")))
 				.doOnNext(EmptyFrame::check)
 				.onErrorMap(RemoteChannel::local)
 				.then();

@@ -134,7 +134,8 @@ final class MemberContext implements RingContext {
 				.concatMap(step -> step(seq, step, buffer, chunkIndex(rank - step), chunkIndex(rank - step - 1), buffer::add))
 				.then();
 		Mono<Void> allGather = Flux.range(0, size - 1)
-				.concatMap(step -> step(seq, size - 1 + step, buffer, chunkIndex(rank + 1 - step), chunkIndex(rank - step), buffer::set))
+				.concatMap(step -> step(seq, size - 1 + step, buffer, chunkIndex(rank + 1 - step), chunkIndex(rank - step),
+						buffer::set))
 				.then();
 		return reduceScatter.then(allGather).then(Mono.fromRunnable(() -> {
 			if (op == ReduceOp.MEAN) {
@@ -204,7 +205,8 @@ final class MemberContext implements RingContext {
 		int seq = sequence.getAndIncrement();
 		if (rank == 0) {
 			return Mono.defer(() -> {
-				byte[] frame = MessageFrame.value(seq, 0, rank, runtime.values().writeAfter(MessageFrame.ROOM, value, "the broadcast value"));
+				byte[] frame = MessageFrame.value(seq, 0, rank,
+						runtime.values().writeAfter(MessageFrame.ROOM, value, "the broadcast value"));
 				return Flux.range(1, size - 1).flatMap(peer -> send(peer, frame)).then(Mono.justOrEmpty(value));
 			}).cache();
 		}

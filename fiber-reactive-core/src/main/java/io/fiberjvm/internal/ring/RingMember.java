@@ -80,7 +80,8 @@ final class RingMember implements ProcessTarget {
 					mailbox.deliver(MessageFrame.decode(frame));
 					return EmptyFrame.encode();
 				}))
-				.withChannel(route, MessageFrame.reader(values), messages -> messages.doOnNext(mailbox::deliver).thenMany(Flux.empty())));
+				.withChannel(route, MessageFrame.reader(values),
+						messages -> messages.doOnNext(mailbox::deliver).thenMany(Flux.empty())));
 		Duration timeout = runtime.config().get(ConfigKeys.START_TIMEOUT);
 		try {
 			Endpoint self = Objects.requireNonNull(runtime.address().block(timeout), "this member's address");

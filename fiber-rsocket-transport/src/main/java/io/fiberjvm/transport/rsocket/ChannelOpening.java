@@ -27,7 +27,9 @@ final class ChannelOpening {
 	static ChannelOpening of(Payload frame) {
 		try {
 			ByteBuf metadata = frame.metadata();
-			if (!frame.hasMetadata() || metadata.readableBytes() == 0 || metadata.getByte(metadata.readerIndex()) != Frames.WITH_DATUM) {
+			boolean carries = frame.hasMetadata() && metadata.readableBytes() > 0
+					&& metadata.getByte(metadata.readerIndex()) == Frames.WITH_DATUM;
+			if (!carries) {
 				return new ChannelOpening(Frames.route(frame), null);
 			}
 			String route = metadata.toString(metadata.readerIndex() + 1, metadata.readableBytes() - 1, StandardCharsets.UTF_8);
