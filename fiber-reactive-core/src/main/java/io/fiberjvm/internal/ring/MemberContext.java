@@ -32,17 +32,23 @@ import io.fiberjvm.transport.InboundReader;
 import io.fiberjvm.transport.Outbound;
 
 /**
- * One member's side of its ring: the collectives, over messages to peers' ring routes (a small one a
- * request-response, a larger one a request-channel's one datum). All-reduce is the bandwidth-optimal
- * ring: the array is cut into {@code size} chunks; in {@code size - 1} reduce-scatter steps each member
- * sends one chunk to its right neighbour and adds the one from its left, so each ends with one chunk fully
+ * One member's side of its ring: the collectives, over messages to peers' ring routes (a small value or a chunk
+ * of up to 4 MiB a request-response, anything larger a request-channel's one datum). All-reduce is the
+ * bandwidth-optimal ring: the array is cut into {@code size} chunks; in {@code size - 1} reduce-scatter steps each
+ * member sends one chunk to its right neighbour and adds the one from its left, so each ends with one chunk fully
  * reduced; {@code size - 1} all-gather steps pass the reduced chunks around. Each member sends
  * {@code 2 (size - 1) / size} of its array.
  */
 final class MemberContext implements RingContext {
 
-	/** Messages smaller than this go as request-responses; from this size on, they are read where they arrive. */
+	/** Values smaller than this go as request-responses; from this size on, they are read where they arrive. */
 	private static final int SMALL = ShippedValues.ROOMY;
+
+	/**
+	 * Chunks up to this size (what the transport sends as one payload) go as request-responses too: a chunk is copied
+	 * once on receipt however it travels, and a request-response is two frames where a channel takes five.
+	 */
+	private static final int WHOLE_CHUNK = 4 << 20;
 
 	private final int rank;
 	private final int size;
@@ -249,7 +255,8 @@ final class MemberContext implements RingContext {
 	/** Sends elements {@code from} to {@code to} of {@code buffer}, written straight into the frame. */
 	private Mono<Void> sendChunk(int peer, int seq, int step, ReduceBuffer buffer, int from, int to) {
 		int bytes = (to - from) * buffer.elementBytes();
-		return send(peer, MessageFrame.chunk(seq, step, rank, bytes, out -> buffer.encode(from, to, out)));
+		Outbound chunk = MessageFrame.chunk(seq, step, rank, bytes, out -> buffer.encode(from, to, out));
+		return send(peer, chunk, chunk.size() <= WHOLE_CHUNK);
 	}
 
 	/** A failure to reach a peer at all, as opposed to an error it answered with or one made here. */
@@ -260,18 +267,19 @@ final class MemberContext implements RingContext {
 				&& (!(error instanceof IllegalStateException) || error instanceof CancellationException);
 	}
 
+	/** Sends a value's frame: a small one as a request-response, a larger one to be read where it arrives. */
 	private Mono<Void> send(int peer, byte[] frame) {
-		return send(peer, Outbound.of(frame));
+		return send(peer, Outbound.of(frame), frame.length < SMALL);
 	}
 
 	/**
-	 * Sends {@code message} to {@code peer}: a small one as a request-response (two frames), a larger one as the one
-	 * datum of a request-channel, which the transport sends in parts as the peer takes them and the peer reads where
-	 * they arrive.
+	 * Sends {@code message} to {@code peer}: {@code whole}, as a request-response (two frames), else as the one datum
+	 * of a request-channel, which the transport sends with the request that opens it, or in parts as the peer takes
+	 * them, and the peer reads where it arrives.
 	 */
-	private Mono<Void> send(int peer, Outbound message) {
+	private Mono<Void> send(int peer, Outbound message, boolean whole) {
 		return runtime.connectionTo(roster.get(peer))
-				.flatMap(connection -> message.size() < SMALL
+				.flatMap(connection -> whole
 						? connection.requestResponse(route, message.toArray()).then()
 						: connection.requestChannel(route, message, Flux.empty(), InboundReader.bytes()).then())
 				.onErrorMap(MemberContext::peerUnreachable, error -> new RingPeerLostException(peer, error));
