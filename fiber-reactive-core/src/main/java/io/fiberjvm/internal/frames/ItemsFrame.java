@@ -21,11 +21,6 @@ public final class ItemsFrame {
 	private ItemsFrame() {
 	}
 
-	/** A frame of {@code items}. */
-	public static byte[] encode(List<QueueItem> items) {
-		return frame(items).toArray();
-	}
-
 	/**
 	 * A frame of {@code items} that the transport writes where it sends it from: the items are copied once, not
 	 * first into a frame of their own. They must not change until it is sent.
@@ -42,11 +37,6 @@ public final class ItemsFrame {
 				item.writeTo(out.putInt(item.size()));
 			}
 		}, whenReleased);
-	}
-
-	/** One item, from its remaining bytes (its position does not move): a put. */
-	public static byte[] encode(ByteBuffer item) {
-		return encode(List.of(QueueItem.of(item)));
 	}
 
 	/** The bytes in front of a put's item in its frame: the header, the count and the item's length. */
@@ -115,14 +105,11 @@ public final class ItemsFrame {
 
 	/** The one item of a put, as a view of {@code frame}. */
 	public static ByteBuffer decodeOne(byte[] frame) {
-		FrameReader in = FrameReader.open(frame, FrameKind.ITEMS);
-		int count = in.readInt();
-		if (count != 1) {
-			throw in.malformed("a put carries one item, not " + count);
+		List<ByteBuffer> items = decode(frame);
+		if (items.size() != 1) {
+			throw FrameHeaderCodec.malformed(FrameKind.ITEMS, frame.length, "a put carries one item, not " + items.size());
 		}
-		ByteBuffer item = item(in, "its item");
-		in.end();
-		return item;
+		return items.get(0);
 	}
 
 	private static ByteBuffer item(FrameReader in, String which) {

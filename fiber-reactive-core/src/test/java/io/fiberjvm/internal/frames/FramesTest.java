@@ -185,7 +185,7 @@ class FramesTest {
 		assertThat(target.position()).as("it wrote its size").isEqualTo(3 + frame.size());
 		byte[] written = new byte[frame.size()];
 		target.get(3, written);
-		assertThat(written).isEqualTo(ItemsFrame.encode(queued(items)));
+		assertThat(written).isEqualTo(ItemsFrame.frame(queued(items)).toArray());
 		assertThat(ItemsFrame.decode(written)).containsExactly(ByteBuffer.wrap(new byte[] {2, 3}), ByteBuffer.allocate(0),
 				ByteBuffer.wrap(new byte[] {9, 0}));
 		assertThat(items).as("writing moves no item's position").extracting(ByteBuffer::position).containsExactly(1, 0, 0);
@@ -197,12 +197,12 @@ class FramesTest {
 	@Test
 	void queueBatchesRoundTripAndMalformedOnesAreNamed() {
 		List<ByteBuffer> items = List.of(ByteBuffer.wrap(new byte[] {1}), ByteBuffer.allocate(0), ByteBuffer.wrap(new byte[] {2, 3}));
-		byte[] batch = ItemsFrame.encode(queued(items));
+		byte[] batch = ItemsFrame.frame(queued(items)).toArray();
 		List<ByteBuffer> read = ItemsFrame.decode(batch);
 		assertThat(read).containsExactlyElementsOf(items);
 		assertThat(read.get(2).array()).as("an item read is a view of its frame").isSameAs(batch);
 		assertThat(items).as("encoding moves no item's position").allSatisfy(item -> assertThat(item.position()).isZero());
-		assertThat(ItemsFrame.decodeOne(ItemsFrame.encode(ByteBuffer.wrap(new byte[] {4})))).isEqualTo(ByteBuffer.wrap(new byte[] {4}));
+		assertThat(ItemsFrame.decodeOne(ItemsFrame.frame(List.of(QueueItem.of(ByteBuffer.wrap(new byte[] {4})))).toArray())).isEqualTo(ByteBuffer.wrap(new byte[] {4}));
 		byte items1 = FrameKind.ITEMS.code();
 		assertThatThrownBy(() -> ItemsFrame.decode(new byte[] {items1, 0, 0, 0, 0, 5})).isInstanceOf(CodecException.class)
 				.hasMessageContaining("claims 5 items");
@@ -224,7 +224,7 @@ class FramesTest {
 		List<ByteBuffer> items = List.of(ByteBuffer.allocate(100), ByteBuffer.allocate(100), ByteBuffer.allocate(100), ByteBuffer.allocate(500));
 		List<List<QueueItem>> batches = ItemsFrame.split(queued(items), 230);
 		assertThat(batches).extracting(List::size).containsExactly(2, 1, 1);
-		assertThat(batches.subList(0, 2)).allSatisfy(batch -> assertThat(ItemsFrame.encode(batch).length).isLessThanOrEqualTo(230));
+		assertThat(batches.subList(0, 2)).allSatisfy(batch -> assertThat(ItemsFrame.frame(batch).toArray().length).isLessThanOrEqualTo(230));
 	}
 
 	@Test
@@ -376,7 +376,7 @@ class FramesTest {
 		call[call.length - 1] = 5;
 		assertThatThrownBy(() -> CallFrame.decode(call)).isInstanceOf(CodecException.class)
 				.hasMessageContaining("a count of 5 arguments with 0 bytes left");
-		byte[] put = ItemsFrame.encode(queued(List.of(ByteBuffer.allocate(1), ByteBuffer.allocate(1))));
+		byte[] put = ItemsFrame.frame(queued(List.of(ByteBuffer.allocate(1), ByteBuffer.allocate(1)))).toArray();
 		assertThatThrownBy(() -> ItemsFrame.decodeOne(put)).isInstanceOf(CodecException.class)
 				.hasMessageContaining("a put carries one item, not 2");
 	}

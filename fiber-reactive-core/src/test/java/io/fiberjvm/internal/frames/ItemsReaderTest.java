@@ -66,7 +66,7 @@ class ItemsReaderTest {
 	void itemsReadInRunsCutAnywhereAreTheItemsOfTheFrameEachInAnArrayOfItsOwn() {
 		// First bytes that are no tag of an array: 1 an int's, 2 a long's, 3 a double's, 4 a boolean's.
 		List<ByteBuffer> items = List.of(item(3, 1), item(0, 0), item(5000, 2), item(1, 3), item(70_000, 4));
-		byte[] frame = ItemsFrame.encode(queued(items));
+		byte[] frame = ItemsFrame.frame(queued(items)).toArray();
 		assertThat(readInAllRuns(frame)).allSatisfy(read -> {
 			assertThat(bytesOf(read)).isEqualTo(ItemsFrame.decode(frame));
 			assertThat(bytesOf(read)).allSatisfy(each -> {
@@ -74,7 +74,7 @@ class ItemsReaderTest {
 				assertThat(each.array()).hasSize(each.remaining());
 			});
 		});
-		assertThat(InboundReader.read(ItemsFrame.reader(VALUES), ItemsFrame.encode(List.of()))).isEmpty();
+		assertThat(InboundReader.read(ItemsFrame.reader(VALUES), ItemsFrame.frame(List.of()).toArray())).isEmpty();
 	}
 
 	@Test
@@ -95,7 +95,7 @@ class ItemsReaderTest {
 		values.addAll(others);
 		List<QueueItem> items = new ArrayList<>(values.stream().map(value -> QueueItem.of(ByteBuffer.wrap(VALUES.write(value, "an item")))).toList());
 		items.add(QueueItem.of(ByteBuffer.wrap(noInts)));
-		byte[] frame = ItemsFrame.encode(items);
+		byte[] frame = ItemsFrame.frame(items).toArray();
 		assertThat(readInAllRuns(frame)).allSatisfy(read -> {
 			assertThat(read).hasSameSizeAs(items);
 			for (int i = 0; i < values.size(); i++) {
@@ -112,7 +112,7 @@ class ItemsReaderTest {
 				}
 			}
 			assertThat(read.get(values.size()).bytes()).isEqualTo(ByteBuffer.wrap(noInts));
-			assertThat(ItemsFrame.encode(read)).as("written back").isEqualTo(frame);
+			assertThat(ItemsFrame.frame(read).toArray()).as("written back").isEqualTo(frame);
 			Outbound written = ItemsFrame.frame(read);
 			ByteBuffer target = ByteBuffer.allocateDirect(written.size() + 3).position(3);
 			written.writeTo(target);

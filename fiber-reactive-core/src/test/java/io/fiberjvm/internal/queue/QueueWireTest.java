@@ -36,7 +36,7 @@ class QueueWireTest {
 		StepVerifier.create(runtime.router().requestStream(QueueRoutes.route(q.id(), QueueRoutes.RECEIVE), EmptyFrame.encode()))
 				.expectErrorSatisfies(e -> assertThat(e).isInstanceOf(UnknownRouteException.class).hasMessageContaining("request-stream"))
 				.verify(Duration.ofSeconds(5));
-		StepVerifier.create(runtime.router().requestResponse(QueueRoutes.route(q.id(), QueueRoutes.PUT), ItemsFrame.encode(ByteBuffer.wrap(new byte[] {4})))
+		StepVerifier.create(runtime.router().requestResponse(QueueRoutes.route(q.id(), QueueRoutes.PUT), ItemsFrame.frame(List.of(QueueItem.of(ByteBuffer.wrap(new byte[] {4})))).toArray())
 				.then(q.size())).expectNext(1).verifyComplete();
 	}
 
@@ -63,8 +63,8 @@ class QueueWireTest {
 				.expectError(CodecException.class)
 				.verify(Duration.ofSeconds(5));
 		// A put is one frame of one item: two items, or two frames, are refused and neither is kept.
-		byte[] two = ItemsFrame.encode(List.of(QueueItem.of(ItemsFrameOf.one(1)), QueueItem.of(ItemsFrameOf.one(2))));
-		byte[] one = ItemsFrame.encode(ItemsFrameOf.one(3));
+		byte[] two = ItemsFrame.frame(List.of(QueueItem.of(ItemsFrameOf.one(1)), QueueItem.of(ItemsFrameOf.one(2)))).toArray();
+		byte[] one = ItemsFrame.frame(List.of(QueueItem.of(ItemsFrameOf.one(3)))).toArray();
 		for (Flux<byte[]> put : List.of(Flux.just(two), Flux.just(one, one), Flux.<byte[]>empty())) {
 			StepVerifier.create(runtime.router().requestChannel(QueueRoutes.route(q.id(), QueueRoutes.PUT), put))
 					.expectErrorSatisfies(e -> assertThat(e).isInstanceOf(CodecException.class).hasMessageContaining("one frame of one item"))
