@@ -1,11 +1,9 @@
 package io.fiberjvm.manager;
 
-import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -73,14 +71,14 @@ final class ManagerHost implements ProcessTarget {
 			thread.setDaemon(true);
 			return thread;
 		});
-		Map<Long, Hosted> objects = new ConcurrentHashMap<>();
-		Map<String, Method> methods = new ConcurrentHashMap<>();
 		// The parent sends no call before this process's ready word, which goes up once the session is open.
 		@SuppressWarnings("unchecked")
 		ParentSession<Arrived<CallFrame>>[] session = new ParentSession[1];
 		Answers answers = new Answers(values, maxError, frame -> session[0].send(frame));
 		Duration timeout = runtime.config().get(ConfigKeys.START_TIMEOUT);
 		Map<Long, SequenceOut> streams = new ConcurrentHashMap<>();
+		Serving serving = new Serving(new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), threads,
+				new QuickMethods(runtime.config().get(ConfigKeys.MANAGER_DIRECT_CALLS)), values, answers, streams);
 		session[0] = ParentSession.open(Objects.requireNonNull(runtime.connectionTo(parent).block(timeout), "a connection to the parent"), route,
 				"the manager", CallFrame.reader(values), down -> {
 					byte[] frame = down.whole();
@@ -89,8 +87,7 @@ final class ManagerHost implements ProcessTarget {
 					}
 					else {
 						CallFrame call = down.read();
-						call(call != null ? call : CallFrame.decode(Objects.requireNonNull(frame, "a frame")),
-								objects, methods, threads, values, answers, streams);
+						call(call != null ? call : CallFrame.decode(Objects.requireNonNull(frame, "a frame")), serving);
 					}
 				});
 		// Shared objects are served by this process to every process of the run; the parent learns where first.
@@ -144,134 +141,129 @@ final class ManagerHost implements ProcessTarget {
 		}
 	}
 
-	/** A call from the parent, on the connection's thread: creations and calls queue on their object's executor. */
-	private void call(CallFrame call, Map<Long, Hosted> objects, Map<String, Method> methods, ExecutorService threads,
-			ShippedValues values, Answers answers, Map<Long, SequenceOut> streams) {
+	/**
+	 * What serves the calls of this process's objects: the objects, their methods found so far, the threads their
+	 * calls run on and which methods are quick enough not to need them, the codec, the answers going up and the
+	 * sequences being sent.
+	 */
+	private record Serving(Map<Long, Hosted> objects, Map<MethodKey, Method> methods, ExecutorService threads,
+			QuickMethods quick, ShippedValues values, Answers answers, Map<Long, SequenceOut> streams) {
+	}
+
+	/** Names a method of a class: the name and parameter types a call gives. */
+	private record MethodKey(Class<?> type, String name, List<String> parameterTypes) {
+	}
+
+	/**
+	 * A call from the parent, on the connection's thread: creations and calls queue on their object's executor,
+	 * except a call of a quick method on an idle object, which runs here.
+	 */
+	private void call(CallFrame call, Serving serving) {
 		if (call.mode() == CallFrame.Mode.CREATE) {
-			SerialExecutor serial = new SerialExecutor(threads);
+			SerialExecutor serial = new SerialExecutor(serving.threads());
 			// Registered now, so calls that arrive before the constructor has run queue behind it.
-			objects.put(call.object(), new Hosted(null, null, serial));
+			serving.objects().put(call.object(), new Hosted(null, null, serial));
 			serial.execute(() -> {
 				Hosted made;
 				try {
-					made = new Hosted(construct(call, values), null, serial);
+					made = new Hosted(Construction.construct(registrations, call, serving.values()), null, serial);
 				}
 				catch (Throwable e) {
 					made = new Hosted(null, e, serial);
 				}
-				objects.put(call.object(), made);
-				answers.send(call.id(), made.failure(), null);
+				serving.objects().put(call.object(), made);
+				serving.answers().send(call.id(), made.failure(), null);
 			});
 			return;
 		}
-		Hosted hosted = objects.get(call.object());
+		Hosted hosted = serving.objects().get(call.object());
 		if (hosted == null) {
-			answers.send(call.id(), new IllegalStateException("no object " + call.object() + " in this manager"), null);
+			serving.answers().send(call.id(), new IllegalStateException("no object " + call.object() + " in this manager"), null);
 			return;
 		}
-		// A sequence's stream is known before its call runs: demand for it may arrive first, and queues behind it.
-		SequenceOut stream = call.mode() == CallFrame.Mode.CALL_MANY ? stream(call.id(), call.name(), hosted, values, answers, streams) : null;
-		Consumer<Throwable> fail = error -> {
-			streams.remove(call.id());
-			answers.send(call.id(), error, null);
-		};
-		hosted.calls().execute(() -> {
-			// The object as its creation left it: this call ran after the creation, on the same executor.
-			Hosted now = objects.getOrDefault(call.object(), hosted);
-			Object instance = now.instance();
-			if (instance == null) {
-				Throwable failure = now.failure();
-				fail.accept(new IllegalStateException("the object was not created: " + failure, failure));
+		Object instance = hosted.instance();
+		if (call.mode() == CallFrame.Mode.CALL && instance != null) {
+			Method method = methodOrNull(instance, call, serving.methods());
+			// No hand-off to the object's thread and back: the answer is on its way before the next frame is read.
+			if (method != null && serving.quick().trusted(method)
+					&& hosted.calls().runHereIfIdle(() -> run(call, hosted, null, serving, true))) {
 				return;
 			}
-			try {
-				Method method = methods.computeIfAbsent(instance.getClass().getName() + "#" + call.name() + call.parameterTypes(),
-						key -> find(instance.getClass(), call.name(), call.parameterTypes()));
-				Object result = method.invoke(instance, args(call, values));
-				if (stream != null) {
-					sequence(result).subscribe(stream);
-				}
-				else {
-					answers.send(call.id(), null, result);
-				}
-			}
-			catch (InvocationTargetException e) {
-				fail.accept(e.getCause());
-			}
-			catch (Throwable e) {
-				fail.accept(e);
-			}
-		});
+		}
+		// A sequence's stream is known before its call runs: demand for it may arrive first, and queues behind it.
+		SequenceOut stream = call.mode() == CallFrame.Mode.CALL_MANY
+				? stream(call.id(), call.name(), hosted, serving.values(), serving.answers(), serving.streams()) : null;
+		// The object as its creation left it: this call runs after the creation, on the same executor.
+		hosted.calls().execute(() -> run(call, serving.objects().getOrDefault(call.object(), hosted), stream, serving, false));
 	}
 
-	@SuppressWarnings("unchecked")
-	private Object construct(CallFrame call, ShippedValues values) throws Exception {
-		Registration registration = registrations.stream().filter(r -> r.implementation().equals(call.name())).findFirst()
-				.orElseThrow(() -> new IllegalArgumentException(call.name() + " is not a class registered with this manager"));
-		Class<?> type = Class.forName(call.name(), true, Thread.currentThread().getContextClassLoader());
-		@Nullable Object[] args = new Object[call.args().size()];
-		for (int i = 0; i < args.length; i++) {
-			int index = i;
-			args[i] = call.argument(index, values, "argument " + index + " of the constructor of " + call.name());
-		}
-		if (registration.factory() != null) {
-			java.util.function.Function<@Nullable Object[], Object> factory = values.readFunction(
-					registration.factory(), registration.factoryAllow(), java.util.function.Function.class, "the factory of " + call.name());
-			Object made = factory.apply(args);
-			if (!type.isInstance(made)) {
-				throw new IllegalStateException("the factory of " + call.name() + " made a "
-						+ (made == null ? "null" : made.getClass().getName()) + ", not a " + call.name());
-			}
-			return made;
-		}
-		for (Constructor<?> constructor : type.getConstructors()) {
-			if (accepts(constructor.getParameterTypes(), args)) {
-				try {
-					return constructor.newInstance(args);
-				}
-				catch (InvocationTargetException e) {
-					throw e.getCause() instanceof Exception cause ? cause : e;
-				}
-			}
-		}
-		throw new IllegalArgumentException(call.name() + " has no public constructor that takes "
-				+ Arrays.stream(args).map(a -> a == null ? "null" : a.getClass().getSimpleName()).toList());
-	}
-
-	private static boolean accepts(Class<?>[] parameters, @Nullable Object[] args) {
-		if (parameters.length != args.length) {
-			return false;
-		}
-		for (int i = 0; i < args.length; i++) {
-			Class<?> type = parameters[i].isPrimitive() ? boxed(parameters[i]) : parameters[i];
-			if (args[i] == null ? parameters[i].isPrimitive() : !type.isInstance(args[i]) && !widens(args[i], parameters[i])) {
-				return false;
-			}
-		}
-		return true;
-	}
-
-	/** Whether a boxed number widens to a primitive parameter, as Java widens {@code int} to {@code long}. */
-	private static boolean widens(Object arg, Class<?> parameter) {
-		if (!parameter.isPrimitive() || !(arg instanceof Number || arg instanceof Character)) {
-			return false;
-		}
-		String[] order = {"byte", "short", "int", "long", "float", "double"};
-		java.util.List<String> ranks = java.util.List.of(order);
-		String from = switch (arg.getClass().getSimpleName()) {
-			case "Byte" -> "byte";
-			case "Short" -> "short";
-			case "Character", "Integer" -> "int";
-			case "Long" -> "long";
-			case "Float" -> "float";
-			case "Double" -> "double";
-			default -> null;
+	/**
+	 * Runs a call on {@code hosted} and answers it, or starts its sequence; {@code direct}: on the connection's
+	 * thread, where blocking is refused.
+	 */
+	private static void run(CallFrame call, Hosted hosted, @Nullable SequenceOut stream, Serving serving, boolean direct) {
+		Consumer<Throwable> fail = error -> {
+			serving.streams().remove(call.id());
+			serving.answers().send(call.id(), error, null);
 		};
-		return from != null && ranks.contains(parameter.getName()) && ranks.indexOf(from) <= ranks.indexOf(parameter.getName());
+		Object instance = hosted.instance();
+		if (instance == null) {
+			Throwable failure = hosted.failure();
+			fail.accept(new IllegalStateException("the object was not created: " + failure, failure));
+			return;
+		}
+		Method method = null;
+		try {
+			method = method(instance, call, serving.methods());
+			@Nullable Object[] args = args(call, serving.values());
+			long start = System.nanoTime();
+			Object result;
+			try {
+				result = method.invoke(instance, args);
+			}
+			finally {
+				serving.quick().ran(method, System.nanoTime() - start, direct);
+			}
+			if (stream != null) {
+				sequence(result).subscribe(stream);
+			}
+			else {
+				serving.answers().send(call.id(), null, result);
+			}
+		}
+		catch (InvocationTargetException e) {
+			Throwable cause = e.getCause() != null ? e.getCause() : e;
+			fail.accept(direct && method != null ? blocked(cause, method, serving.quick()) : cause);
+		}
+		catch (Throwable e) {
+			fail.accept(e);
+		}
 	}
 
-	private static Class<?> boxed(Class<?> primitive) {
-		return java.lang.invoke.MethodType.methodType(primitive).wrap().returnType();
+	/** What a call run on the connection's thread failed with, said plainly when it is a refusal to block there. */
+	private static Throwable blocked(Throwable error, Method method, QuickMethods quick) {
+		if (!QuickMethods.refusedBlocking(error)) {
+			return error;
+		}
+		quick.bar(method);
+		return new IllegalStateException(method.getName() + " blocked on the manager's connection thread, where it ran because "
+				+ "its last " + QuickMethods.TRUST_AFTER + " calls were quick; its calls run on the object's threads from now on "
+				+ "(set manager-direct-calls=false if methods that are mostly quick may block)", error);
+	}
+
+	private static Method method(Object instance, CallFrame call, Map<MethodKey, Method> methods) {
+		return methods.computeIfAbsent(new MethodKey(instance.getClass(), call.name(), call.parameterTypes()),
+				key -> find(key.type(), key.name(), key.parameterTypes()));
+	}
+
+	/** The method a call names, or null when there is none: its run on the object's thread says so. */
+	private static @Nullable Method methodOrNull(Object instance, CallFrame call, Map<MethodKey, Method> methods) {
+		try {
+			return method(instance, call, methods);
+		}
+		catch (IllegalArgumentException e) {
+			return null;
+		}
 	}
 
 	private static Method find(Class<?> type, String name, List<String> parameterTypes) {

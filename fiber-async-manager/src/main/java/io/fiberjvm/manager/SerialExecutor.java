@@ -3,7 +3,10 @@ package io.fiberjvm.manager;
 import java.util.ArrayDeque;
 import java.util.concurrent.Executor;
 
-/** Runs tasks one at a time, in the order given, on threads of a shared executor: one object's calls. */
+/**
+ * Runs tasks one at a time, in the order given, on threads of a shared executor, or on the caller's own thread
+ * when it asks and none is queued: one object's calls.
+ */
 final class SerialExecutor implements Executor {
 
 	private final Executor threads;
@@ -26,6 +29,28 @@ final class SerialExecutor implements Executor {
 		threads.execute(this::drain);
 	}
 
+	/**
+	 * Runs {@code task} on the calling thread now, when no task is queued or running, and returns true; otherwise
+	 * returns false and runs nothing. Tasks given meanwhile run after it, on the shared executor's threads.
+	 */
+	boolean runHereIfIdle(Runnable task) {
+		synchronized (this) {
+			if (running) {
+				return false;
+			}
+			running = true;
+		}
+		run(task);
+		synchronized (this) {
+			if (tasks.isEmpty()) {
+				running = false;
+				return true;
+			}
+		}
+		threads.execute(this::drain);
+		return true;
+	}
+
 	private void drain() {
 		while (true) {
 			Runnable next;
@@ -36,13 +61,17 @@ final class SerialExecutor implements Executor {
 					return;
 				}
 			}
-			try {
-				next.run();
-			}
-			catch (RuntimeException | Error e) {
-				// One task's failure must not stop the object's later calls.
-				org.slf4j.LoggerFactory.getLogger(SerialExecutor.class).warn("a call failed outside its own handling: {}", e.toString());
-			}
+			run(next);
+		}
+	}
+
+	private static void run(Runnable task) {
+		try {
+			task.run();
+		}
+		catch (RuntimeException | Error e) {
+			// One task's failure must not stop the object's later calls.
+			org.slf4j.LoggerFactory.getLogger(SerialExecutor.class).warn("a call failed outside its own handling: {}", e.toString());
 		}
 	}
 }
