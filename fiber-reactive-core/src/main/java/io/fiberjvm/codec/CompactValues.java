@@ -31,6 +31,12 @@ final class CompactValues {
 	private static final byte FLOATS = 12;
 	private static final byte INTS = 13;
 	private static final byte LONGS = 14;
+	/** A record of compact values, {@link CompactRecords}'s. */
+	static final byte RECORD = 15;
+	private static final byte FLOAT = 16;
+	private static final byte SHORT = 17;
+	private static final byte BYTE = 18;
+	private static final byte CHAR = 19;
 
 	private CompactValues() {
 	}
@@ -46,8 +52,14 @@ final class CompactValues {
 		if (value instanceof Long || value instanceof Double) {
 			return 9;
 		}
-		if (value instanceof Boolean) {
+		if (value instanceof Boolean || value instanceof Byte) {
 			return 2;
+		}
+		if (value instanceof Short || value instanceof Character) {
+			return 3;
+		}
+		if (value instanceof Float) {
+			return 5;
 		}
 		if (value instanceof String s) {
 			// At most three bytes of UTF-8 for each char; the exact count is made with the bytes.
@@ -78,53 +90,73 @@ final class CompactValues {
 	 * (null).
 	 */
 	static byte[] write(Object value, int room, @Nullable IntFunction<byte @Nullable []> arrays) {
-		if (value instanceof Integer i) {
-			return start(room, 5, INT, arrays).putInt(i).array();
-		}
-		if (value instanceof Long l) {
-			return start(room, 9, LONG, arrays).putLong(l).array();
-		}
-		if (value instanceof Double d) {
-			return start(room, 9, DOUBLE, arrays).putDouble(d).array();
-		}
-		if (value instanceof Boolean b) {
-			return start(room, 2, BOOLEAN, arrays).put((byte) (b ? 1 : 0)).array();
-		}
 		if (value instanceof String s) {
-			byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-			return tagged(room, STRING, utf8, arrays);
+			return tagged(room, STRING, s.getBytes(StandardCharsets.UTF_8), arrays);
 		}
 		if (value instanceof byte[] bytes) {
 			return tagged(room, BYTES, bytes, arrays);
 		}
-		if (value instanceof double[] doubles) {
-			ByteBuffer out = start(room, 1 + doubles.length * 8, DOUBLES, arrays);
-			BulkCopy.put(out, doubles);
-			return out.array();
-		}
-		if (value instanceof float[] floats) {
-			ByteBuffer out = start(room, 1 + floats.length * 4, FLOATS, arrays);
-			BulkCopy.put(out, floats);
-			return out.array();
-		}
-		if (value instanceof int[] ints) {
-			ByteBuffer out = start(room, 1 + ints.length * 4, INTS, arrays);
-			BulkCopy.put(out, ints);
-			return out.array();
-		}
-		if (value instanceof long[] longs) {
-			ByteBuffer out = start(room, 1 + longs.length * 8, LONGS, arrays);
-			BulkCopy.put(out, longs);
-			return out.array();
-		}
-		throw new IllegalArgumentException(value.getClass().getName() + " has no compact form");
+		int length = Math.addExact(room, Math.toIntExact(sizeOf(value)));
+		byte[] lent = arrays == null ? null : arrays.apply(length);
+		ByteBuffer out = ByteBuffer.wrap(lent == null ? new byte[length] : lent).position(room);
+		put(out, value, null);
+		return out.array();
 	}
 
-	/** A buffer of {@code room} free bytes and {@code size} bytes of a value, positioned after its tag. */
-	private static ByteBuffer start(int room, int size, byte tag, @Nullable IntFunction<byte @Nullable []> arrays) {
-		int length = Math.addExact(room, size);
-		byte[] lent = arrays == null ? null : arrays.apply(length);
-		return ByteBuffer.wrap(lent == null ? new byte[length] : lent).position(room).put(tag);
+	/**
+	 * Puts the compact bytes of {@code value}, which {@link #sizeOf} says has a compact form, at the position of
+	 * {@code out}, which has room for them; a text's UTF-8 bytes are {@code utf8} when the caller made them already.
+	 */
+	static void put(ByteBuffer out, Object value, byte @Nullable [] utf8) {
+		if (value instanceof Integer i) {
+			out.put(INT).putInt(i);
+		}
+		else if (value instanceof Long l) {
+			out.put(LONG).putLong(l);
+		}
+		else if (value instanceof Double d) {
+			out.put(DOUBLE).putDouble(d);
+		}
+		else if (value instanceof Boolean b) {
+			out.put(BOOLEAN).put((byte) (b ? 1 : 0));
+		}
+		else if (value instanceof Float f) {
+			out.put(FLOAT).putFloat(f);
+		}
+		else if (value instanceof Short h) {
+			out.put(SHORT).putShort(h);
+		}
+		else if (value instanceof Byte b) {
+			out.put(BYTE).put(b);
+		}
+		else if (value instanceof Character c) {
+			out.put(CHAR).putChar(c);
+		}
+		else if (value instanceof String s) {
+			out.put(STRING).put(utf8 != null ? utf8 : s.getBytes(StandardCharsets.UTF_8));
+		}
+		else if (value instanceof byte[] bytes) {
+			BulkCopy.put(out.put(BYTES), bytes, 0, bytes.length);
+		}
+		else if (value instanceof double[] doubles) {
+			BulkCopy.put(out.put(DOUBLES), doubles);
+			out.position(out.position() + doubles.length * 8);
+		}
+		else if (value instanceof float[] floats) {
+			BulkCopy.put(out.put(FLOATS), floats);
+			out.position(out.position() + floats.length * 4);
+		}
+		else if (value instanceof int[] ints) {
+			BulkCopy.put(out.put(INTS), ints);
+			out.position(out.position() + ints.length * 4);
+		}
+		else if (value instanceof long[] longs) {
+			BulkCopy.put(out.put(LONGS), longs);
+			out.position(out.position() + longs.length * 8);
+		}
+		else {
+			throw new IllegalArgumentException(value.getClass().getName() + " has no compact form");
+		}
 	}
 
 	private static byte[] tagged(int room, byte tag, byte[] bytes, @Nullable IntFunction<byte @Nullable []> arrays) {
@@ -161,6 +193,22 @@ final class CompactValues {
 			case BOOLEAN -> {
 				exactly(n, 1, "a boolean");
 				yield in.get() != 0;
+			}
+			case FLOAT -> {
+				exactly(n, 4, "a float");
+				yield in.getFloat();
+			}
+			case SHORT -> {
+				exactly(n, 2, "a short");
+				yield in.getShort();
+			}
+			case BYTE -> {
+				exactly(n, 1, "a byte");
+				yield in.get();
+			}
+			case CHAR -> {
+				exactly(n, 2, "a char");
+				yield in.getChar();
 			}
 			case STRING -> new String(bytes, offset + 1, n, StandardCharsets.UTF_8);
 			case BYTES -> BulkCopy.copyOf(bytes, offset + 1, n, 0);

@@ -18,7 +18,7 @@ import io.fiberjvm.internal.BulkCopy;
  * queue items, manager calls and results, shared objects, ring values) and how functions and targets travel.
  *
  * <p>A value is a tag byte, then either a compact form for the types tasks pass most (boxed numbers, strings,
- * primitive arrays), which costs far less than Java serialization, or Java serialization behind the run's
+ * primitive arrays, records of those), which costs far less than Java serialization, or Java serialization behind the run's
  * allow-list: the built-in patterns, the program's own package tree and {@code serial-allow}. Every process of a
  * run reads with the same list, and writing checks each class against it, so a value another process would
  * refuse, or could not create again, fails at the sender's call with a one-line {@link CodecException} naming
@@ -43,6 +43,7 @@ public final class ShippedValues implements Codec {
 	private final @Nullable UnaryOperator<Object> resolver;
 	private final long maxValueSize;
 	private final JavaSerialization values;
+	private final CompactRecords records;
 	private final Map<List<String>, JavaSerialization> withSender = new ConcurrentHashMap<>();
 	private final EncodingArrays arrays = new EncodingArrays();
 
@@ -71,6 +72,7 @@ public final class ShippedValues implements Codec {
 		this.resolver = resolver;
 		this.maxValueSize = maxValueSize;
 		this.values = JavaSerialization.allowing(this.localAllow);
+		this.records = new CompactRecords(values);
 	}
 
 	/** The allow-list pattern that admits the package of {@code type}: {@code com.acme.*}. */
@@ -122,8 +124,9 @@ public final class ShippedValues implements Codec {
 					+ ", which is not Serializable: make it implement java.io.Serializable");
 		}
 		try {
+			byte[] compact = value instanceof Record record ? records.write(record, maxValueSize) : null;
 			// The tag byte first, so the bytes written are the value's bytes with no copy.
-			return values.write(serializable, CompactValues.SERIALIZED, maxValueSize);
+			return compact != null ? compact : values.write(serializable, CompactValues.SERIALIZED, maxValueSize);
 		}
 		catch (ValueTooLargeException e) {
 			throw new CodecException(what + " (a " + value.getClass().getName() + ") is more than " + maxValueSize
@@ -229,7 +232,8 @@ public final class ShippedValues implements Codec {
 		}
 		if (bytes[offset] != CompactValues.SERIALIZED) {
 			try {
-				return CompactValues.read(bytes, offset, length);
+				return bytes[offset] == CompactValues.RECORD ? records.read(bytes, offset, length, resolver)
+						: CompactValues.read(bytes, offset, length);
 			}
 			catch (RuntimeException e) {
 				throw new CodecException(what + " cannot be read: " + e.getMessage(), e);
