@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Set;
 
 import io.rsocket.RSocket;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -14,16 +15,20 @@ import io.fiberjvm.transport.RejectedConnection;
 import io.fiberjvm.transport.TransportServer;
 import io.fiberjvm.transport.TransportStats;
 
-/** A bound RSocket TCP server. */
+/** A bound RSocket TCP server, with the Unix domain socket beside it where it has one ({@link LocalSockets}). */
 final class RSocketServerHandle implements TransportServer {
 
 	private final ListeningChannel channel;
+	/** The Unix domain socket beside the TCP port, for peers on this machine; null when it has none. */
+	private final @Nullable ListeningChannel local;
 	private final Sinks.Many<RejectedConnection> rejections;
 	private final Set<RSocket> peers;
 	private final ServerCounters counters;
 
-	RSocketServerHandle(ListeningChannel channel, Sinks.Many<RejectedConnection> rejections, Set<RSocket> peers, ServerCounters counters) {
+	RSocketServerHandle(ListeningChannel channel, @Nullable ListeningChannel local, Sinks.Many<RejectedConnection> rejections,
+			Set<RSocket> peers, ServerCounters counters) {
 		this.channel = channel;
+		this.local = local;
 		this.rejections = rejections;
 		this.peers = peers;
 		this.counters = counters;
@@ -54,6 +59,9 @@ final class RSocketServerHandle implements TransportServer {
 	@Override
 	public void dispose() {
 		channel.dispose();
+		if (local != null) {
+			local.dispose();
+		}
 		// Closing the listening socket leaves accepted connections open; close them too.
 		new ArrayList<>(peers).forEach(RSocket::dispose);
 		rejections.tryEmitComplete();
@@ -62,6 +70,16 @@ final class RSocketServerHandle implements TransportServer {
 	@Override
 	public boolean isDisposed() {
 		return channel.isDisposed();
+	}
+
+	/** Whether peers on this machine reach the server through a Unix domain socket. */
+	boolean hasLocalSocket() {
+		return local != null;
+	}
+
+	/** How many connections came through that socket. */
+	long localConnections() {
+		return counters.local.sum();
 	}
 
 	@Override

@@ -1,11 +1,14 @@
 package io.fiberjvm.transport.rsocket;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import io.netty.channel.ChannelOption;
+import io.netty.channel.unix.DomainSocketAddress;
 import io.rsocket.ConnectionSetupPayload;
 import io.rsocket.RSocket;
 import io.rsocket.SocketAcceptor;
@@ -66,18 +69,46 @@ public final class RSocketTransport implements Transport {
 						peers.add(requester);
 						requester.onClose().doFinally(signal -> peers.remove(requester)).subscribe(done -> { }, error -> { });
 					});
-			DuplexConnectionInterceptor watch = (type, connection) -> type == DuplexConnectionInterceptor.Type.SOURCE
-					? new WatchedConnection(connection, settings.keepAliveTimeout(), counters, (address, reason) -> reject(rejections, address, reason))
-					: connection;
-			return RSocketServer.create(socketAcceptor)
+			DuplexConnectionInterceptor watch = (type, connection) -> {
+				if (type != DuplexConnectionInterceptor.Type.SOURCE) {
+					return connection;
+				}
+				if (connection.remoteAddress() instanceof DomainSocketAddress) {
+					counters.local.increment();
+				}
+				return new WatchedConnection(connection, settings.keepAliveTimeout(), counters, (address, reason) -> reject(rejections, address, reason));
+			};
+			Function<TcpServer, Mono<ListeningChannel>> serve = tcp -> RSocketServer.create(socketAcceptor)
 					.fragment(fragmentSize())
 					.maxInboundPayloadSize(settings.maxPayloadSize())
 					.maxTimeToFirstFrame(settings.keepAliveTimeout())
 					.payloadDecoder(PayloadDecoder.ZERO_COPY)
 					.interceptors(registry -> registry.forConnection(watch))
-					.bind(TcpFraming.server(TcpServer.create().host(endpoint.host()).port(endpoint.port())
-							.childOption(ChannelOption.ALLOCATOR, ReassemblingAllocator.INSTANCE), settings.maxFrameSize()))
-					.map(channel -> (TransportServer) new RSocketServerHandle(channel, rejections, peers, counters));
+					.bind(TcpFraming.server(tcp.childOption(ChannelOption.ALLOCATOR, ReassemblingAllocator.INSTANCE), settings.maxFrameSize()));
+			return serve.apply(TcpServer.create().host(endpoint.host()).port(endpoint.port()))
+					.flatMap(channel -> local(serve, endpoint.host(), channel.address().getPort())
+							.map(local -> new RSocketServerHandle(channel, local, rejections, peers, counters))
+							.defaultIfEmpty(new RSocketServerHandle(channel, null, rejections, peers, counters))
+							.onErrorResume(error -> {
+								channel.dispose();
+								return Mono.error(error);
+							}))
+					.map(handle -> (TransportServer) handle);
+		});
+	}
+
+	/**
+	 * The server's Unix domain socket beside its TCP port {@code port}, or none where it has none: its connections
+	 * then all come over TCP, as they would anyway.
+	 */
+	private Mono<ListeningChannel> local(Function<TcpServer, Mono<ListeningChannel>> serve, String host, int port) {
+		DomainSocketAddress name = LocalSockets.available() ? LocalSockets.forServer(settings.secret(), host, port) : null;
+		if (name == null) {
+			return Mono.empty();
+		}
+		return serve.apply(TcpServer.create().bindAddress(() -> name)).onErrorResume(error -> {
+			log.debug("no local socket beside port {}; peers on this machine use TCP: {}", port, error.toString());
+			return Mono.empty();
 		});
 	}
 
@@ -118,6 +149,20 @@ public final class RSocketTransport implements Transport {
 		Objects.requireNonNull(endpoint, "endpoint");
 		Objects.requireNonNull(peerName, "peerName");
 		Objects.requireNonNull(router, "router");
+		List<DomainSocketAddress> local = LocalSockets.available()
+				? LocalSockets.forPeer(settings.secret(), endpoint.host(), endpoint.port()) : List.of();
+		Mono<Connection> attempt = connect(endpoint, peerName, router, TcpClient.create().host(endpoint.host()).port(endpoint.port()));
+		// A server of the run on this machine is reached through its local socket when it has one; TCP otherwise.
+		for (int i = local.size() - 1; i >= 0; i--) {
+			DomainSocketAddress name = local.get(i);
+			Mono<Connection> otherwise = attempt;
+			attempt = connect(endpoint, peerName, router, TcpClient.create().remoteAddress(() -> name))
+					.onErrorResume(error -> otherwise);
+		}
+		return attempt;
+	}
+
+	private Mono<Connection> connect(Endpoint endpoint, String peerName, Router router, TcpClient client) {
 		return RSocketConnector.create()
 				.setupPayload(Mono.fromCallable(() -> DefaultPayload.create(proof.setupFor(peerName),
 						peerName.getBytes(StandardCharsets.UTF_8))))
@@ -126,8 +171,7 @@ public final class RSocketTransport implements Transport {
 				.maxInboundPayloadSize(settings.maxPayloadSize())
 				.payloadDecoder(PayloadDecoder.ZERO_COPY)
 				.acceptor(SocketAcceptor.with(new RouterResponder(router, settings.maxFrameSize(), settings.maxPayloadSize(), proof)))
-				.connect(TcpFraming.client(TcpClient.create().host(endpoint.host()).port(endpoint.port())
-						.option(ChannelOption.ALLOCATOR, ReassemblingAllocator.INSTANCE), settings.maxFrameSize()))
+				.connect(TcpFraming.client(client.option(ChannelOption.ALLOCATOR, ReassemblingAllocator.INSTANCE), settings.maxFrameSize()))
 				.onErrorMap(e -> new io.fiberjvm.FiberException("cannot connect to " + endpoint + ": " + e.getMessage(), e))
 				.flatMap(socket -> {
 					Connection connection = new RSocketConnection(socket, endpoint.toString(), settings.maxPayloadSize());
