@@ -25,6 +25,8 @@ final class ObjectProxies {
 	private final AtomicLong objects = new AtomicLong();
 	/** Why the objects' creations failed here, before they were sent: every call on them fails with it. */
 	private final Map<Long, Throwable> unsent = new ConcurrentHashMap<>();
+	/** Each interface method's parameter types as calls name them, made once rather than at every call. */
+	private final Map<Method, List<String>> parameterTypes = new ConcurrentHashMap<>();
 
 	ObjectProxies(String name, Map<String, Registration> registrations, ManagerSession session) {
 		this.name = name;
@@ -75,10 +77,12 @@ final class ObjectProxies {
 		Object[] given = args == null ? new Object[0] : args;
 		String what = method.getName() + " on " + label;
 		if (method.getReturnType() == Flux.class) {
-			return session.stream(object, method.getName(), Registration.parameterTypes(method), given, what)
+			return session.stream(object, method.getName(), parameterTypes.computeIfAbsent(method, Registration::parameterTypes),
+					given, what)
 					.name("fiber.manager.stream").tag("manager", name).tag("method", method.getName());
 		}
-		return session.send(CallFrame.Mode.CALL, object, method.getName(), Registration.parameterTypes(method), given, what)
+		return session.send(CallFrame.Mode.CALL, object, method.getName(), parameterTypes.computeIfAbsent(method, Registration::parameterTypes),
+				given, what)
 				// Named and tagged for Reactor's metrics (tap(Micrometer.metrics(registry))).
 				.name("fiber.manager.call").tag("manager", name).tag("method", method.getName());
 	}
