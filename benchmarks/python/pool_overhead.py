@@ -1,22 +1,30 @@
 #!/usr/bin/env python3
-"""The multiprocessing.Pool column of PoolOverheadHarness: wall time of sleep tasks on a process pool.
+"""A Python column of PoolOverheadHarness: wall time of sleep tasks on a process pool.
 
-Usage: pool_overhead.py [--runs 3] [--processes 5] TASKS:SECONDS [TASKS:SECONDS ...]
+Usage: pool_overhead.py [--library multiprocessing|fiber] [--chunksize default|N] [--runs 3] [--processes 5]
+                        TASKS:SECONDS [TASKS:SECONDS ...]
 (with no configuration, the paper's five: 5:1 50:0.1 500:0.01 5000:0.001 50000:0.0001).
+
+--library picks the pool: multiprocessing.Pool (the default) or Python Fiber's fiber.Pool, on its local
+backend (worker processes on this machine). --chunksize is what pool.map gets: "default" leaves it to the
+library (multiprocessing: about 4 chunks per process; Python Fiber: 32 tasks a chunk), a number fixes it.
 
 For each configuration: one warm-up pass, then RUNS timed passes of pool.map(task, range(TASKS)),
 where each task is time.sleep(SECONDS). One pool serves every configuration, as one FiberPool does
-on the Java side. Prints to stdout one comment line (starting with '#') saying the Python version
-and start method, then one line per configuration:
+on the Java side. Prints to stdout one comment line (starting with '#') saying the library, Python
+version, start method and chunk size, then one line per configuration:
 
     tasks,seconds_per_task,mean_wall_seconds,min_wall_seconds,max_wall_seconds
 
-Progress goes to stderr. Standard library only.
+With --library fiber and no Python Fiber to import, prints instead the one line
+"# skipped: REASON" and exits with status 0. Progress goes to stderr. Standard library only (plus
+Python Fiber for its column).
 """
 
 import argparse
 import functools
 import multiprocessing
+import os
 import sys
 import time
 
@@ -30,41 +38,79 @@ def sleep_task(seconds, item):
 
 
 def parse_configuration(text):
-    tasks, seconds = text.split(":")
-    return int(tasks), float(seconds)
+    try:
+        tasks, seconds = text.split(":")
+        tasks, seconds = int(tasks), float(seconds)
+    except ValueError:
+        raise SystemExit("pool_overhead.py: a configuration is TASKS:SECONDS, like 500:0.01; not '%s'" % text)
+    if tasks < 1 or seconds <= 0:
+        raise SystemExit("pool_overhead.py: a configuration needs at least one task of positive seconds; not '%s'" % text)
+    return tasks, seconds
 
 
-def timed_pass(pool, tasks, seconds):
+def parse_chunksize(text):
+    if text == "default":
+        return None
+    if text.isdigit() and int(text) >= 1:
+        return int(text)
+    raise argparse.ArgumentTypeError("--chunksize is 'default' or a whole number of at least 1; not '%s'" % text)
+
+
+def timed_pass(pool, tasks, seconds, chunksize):
     task = functools.partial(sleep_task, seconds)
     start = time.perf_counter()
-    # No chunksize: Pool.map's default splits the input into about 4 chunks per process
-    # (chunksize = ceil(tasks / (4 * processes))), which is what a user who does not tune it gets.
-    results = pool.map(task, range(tasks))
+    # chunksize None is each library's own default: multiprocessing splits the input into about 4 chunks
+    # per process (ceil(tasks / (4 * processes))), Python Fiber cuts chunks of 32 tasks.
+    results = pool.map(task, range(tasks), chunksize)
     wall = time.perf_counter() - start
     if len(results) != tasks:
         raise RuntimeError("pool.map returned %d results for %d tasks" % (len(results), tasks))
     return wall
 
 
+def open_pool(library, processes):
+    """The pool and a description of it for the '#' line."""
+    if library == "fiber":
+        import python_fiber  # only here: the pool's workers run this file again without its directory on sys.path
+        fiber = python_fiber.load_or_skip()
+        return fiber.Pool(processes), "Python Fiber %s fiber.Pool, local backend" % python_fiber.version(fiber)
+    return multiprocessing.Pool(processes), "multiprocessing.Pool, start method %s" % multiprocessing.get_start_method()
+
+
 def main():
-    parser = argparse.ArgumentParser(description="multiprocessing.Pool overhead on sleep tasks")
+    parser = argparse.ArgumentParser(description="process pool overhead on sleep tasks")
+    parser.add_argument("--library", choices=["multiprocessing", "fiber"], default="multiprocessing",
+                        help="multiprocessing.Pool or Python Fiber's fiber.Pool")
+    parser.add_argument("--chunksize", type=parse_chunksize, default=None,
+                        help="'default' (the library's own) or tasks per chunk")
     parser.add_argument("--runs", type=int, default=3, help="timed passes per configuration, after one warm-up")
     parser.add_argument("--processes", type=int, default=5, help="worker processes in the pool")
     parser.add_argument("configurations", nargs="*", default=PAPER_CONFIGURATIONS,
                         help="TASKS:SECONDS, e.g. 500:0.01 for 500 tasks of 10 ms")
     args = parser.parse_args()
+    if args.runs < 1 or args.processes < 1:
+        parser.error("--runs and --processes must be at least 1")
     configurations = [parse_configuration(c) for c in args.configurations]
 
-    print("# python %s, start method %s, %d processes, %d runs" % (
-        sys.version.split()[0], multiprocessing.get_start_method(), args.processes, args.runs), flush=True)
-    with multiprocessing.Pool(args.processes) as pool:
+    pool, about = open_pool(args.library, args.processes)
+    print("# python %s, %s, %d processes, chunk size %s, %d runs" % (
+        sys.version.split()[0], about, args.processes, args.chunksize or "default", args.runs), flush=True)
+    try:
         for tasks, seconds in configurations:
-            timed_pass(pool, tasks, seconds)
-            walls = [timed_pass(pool, tasks, seconds) for _ in range(args.runs)]
+            timed_pass(pool, tasks, seconds, args.chunksize)
+            walls = [timed_pass(pool, tasks, seconds, args.chunksize) for _ in range(args.runs)]
             mean = sum(walls) / len(walls)
-            print("multiprocessing: %d x %gs: %s" % (tasks, seconds, ", ".join("%.3f" % w for w in walls)),
+            print("%s: %d x %gs: %s" % (args.library, tasks, seconds, ", ".join("%.3f" % w for w in walls)),
                   file=sys.stderr, flush=True)
             print("%d,%r,%.6f,%.6f,%.6f" % (tasks, seconds, mean, min(walls), max(walls)), flush=True)
+    finally:
+        pool.terminate()
+    if args.library == "fiber":
+        # Python Fiber 0.2.1's exit handlers do not finish on Python 3.11; the workers are gone and every line
+        # is printed, so end here.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
 
 
 if __name__ == "__main__":

@@ -17,28 +17,45 @@ import io.fiberjvm.benchmarks.PoolOverheadHarness.Summary;
 import static io.fiberjvm.benchmarks.PoolOverheadHarness.WORKERS;
 import static io.fiberjvm.benchmarks.PoolOverheadHarness.progress;
 
-/** The overhead harness's peers in processes of their own: Python's {@code multiprocessing.Pool} and Spark. */
+/** The overhead harness's peers in processes of their own: Python's {@code multiprocessing.Pool}, Python Fiber's {@code fiber.Pool} and Spark. */
 final class OverheadPeers {
 
 	private static final String PYTHON = "multiprocessing.Pool";
+	static final String PYTHON_FIBER = "Python Fiber";
 	private static final String SPARK = "Spark local[5]";
+	/** One task a chunk, as the Fiber paper's own benchmark maps; Python Fiber's default of 32 puts all of 5 × 1 s on one worker. */
+	static final String PYTHON_FIBER_CHUNKSIZE = "1";
 
 	private OverheadPeers() {
 	}
 
-	/** Runs the Python script once for every configuration, or says why the column is skipped. */
+	/** Runs the Python script with {@code multiprocessing.Pool} once for every configuration, or says why the column is skipped. */
 	static ExternalColumn runPython(OverheadOptions options) throws IOException, InterruptedException {
+		return runPythonScript(PYTHON, options, List.of("--library", "multiprocessing"));
+	}
+
+	/**
+	 * Runs the Python script with Python Fiber's {@code fiber.Pool} (local backend) once for every configuration, or says
+	 * why the column is skipped: the script itself says so when {@code import fiber} fails.
+	 */
+	static ExternalColumn runPythonFiber(OverheadOptions options) throws IOException, InterruptedException {
+		return runPythonScript(PYTHON_FIBER, options, List.of("--library", "fiber", "--chunksize", PYTHON_FIBER_CHUNKSIZE));
+	}
+
+	private static ExternalColumn runPythonScript(String name, OverheadOptions options, List<String> library)
+			throws IOException, InterruptedException {
 		Optional<Path> python3 = onPath("python3");
 		if (python3.isEmpty()) {
-			return ExternalColumn.skipped(PYTHON, "python3 not found: skipping multiprocessing.Pool");
+			return ExternalColumn.skipped(name, "python3 not found: skipping " + name);
 		}
 		if (!Files.isRegularFile(options.pythonScript())) {
-			return ExternalColumn.skipped(PYTHON, options.pythonScript().toAbsolutePath() + " not found (run from the repository root "
-					+ "or pass --python-script): skipping multiprocessing.Pool");
+			return ExternalColumn.skipped(name, options.pythonScript().toAbsolutePath() + " not found (run from the repository root "
+					+ "or pass --python-script): skipping " + name);
 		}
-		List<String> command = new ArrayList<>(List.of(python3.get().toString(), options.pythonScript().toString(),
-				"--runs", Integer.toString(options.runs()), "--processes", Integer.toString(WORKERS)));
-		return runExternal(PYTHON, command, options);
+		List<String> command = new ArrayList<>(List.of(python3.get().toString(), options.pythonScript().toString()));
+		command.addAll(library);
+		command.addAll(List.of("--runs", Integer.toString(options.runs()), "--processes", Integer.toString(WORKERS)));
+		return runExternal(name, command, options);
 	}
 
 	/** Spark's own --add-opens for JDK 17, which its launcher scripts would pass; a plain java command must. */
@@ -71,7 +88,7 @@ final class OverheadPeers {
 
 	/**
 	 * Runs {@code command} with each configuration as a {@code TASKS:SECONDS} argument; it answers in the Python script's protocol: a {@code #} line saying what ran,
-	 * then {@code tasks,seconds,mean,min,max} per configuration.
+	 * then {@code tasks,seconds,mean,min,max} per configuration; or the one line {@code # skipped: REASON} when it cannot run its column.
 	 */
 	private static ExternalColumn runExternal(String name, List<String> command, OverheadOptions options) throws IOException, InterruptedException {
 		for (Config config : options.configs()) {
@@ -83,9 +100,13 @@ final class OverheadPeers {
 		process.getOutputStream().close();
 		List<Summary> results = new ArrayList<>();
 		String about = "";
+		String skipped = null;
 		try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
 			for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-				if (line.startsWith("#")) {
+				if (line.startsWith(ExternalColumn.SKIP_LINE)) {
+					skipped = line.substring(ExternalColumn.SKIP_LINE.length()).trim();
+				}
+				else if (line.startsWith("#")) {
 					about = line.substring(1).trim();
 				}
 				else if (!line.isBlank()) {
@@ -99,6 +120,9 @@ final class OverheadPeers {
 			}
 		}
 		int exit = process.waitFor();
+		if (skipped != null) {
+			return ExternalColumn.skipped(name, skipped + ": skipping " + name);
+		}
 		if (exit != 0 || results.size() != options.configs().size()) {
 			return ExternalColumn.skipped(name, command.get(0) + " exited with " + exit + " after " + results.size() + " of "
 					+ options.configs().size() + " configurations: skipping " + name);
@@ -107,7 +131,7 @@ final class OverheadPeers {
 	}
 
 	/** The executable {@code command} in the first {@code PATH} directory that has one. */
-	private static Optional<Path> onPath(String command) {
+	static Optional<Path> onPath(String command) {
 		String path = System.getenv("PATH");
 		if (path == null) {
 			return Optional.empty();

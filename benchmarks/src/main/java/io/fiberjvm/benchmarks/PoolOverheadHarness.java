@@ -26,17 +26,17 @@ import io.fiberjvm.pool.PoolStats;
 /**
  * The Fiber paper's framework-overhead test: the wall time of one second of ideal work, cut into
  * more and more, shorter and shorter tasks, on a {@link FiberPool} of five worker JVMs, on a fixed
- * thread pool of five threads, on Python's {@code multiprocessing.Pool(5)} and on Apache Spark
- * {@code local[5]} through its Java API, all in one run; plus
+ * thread pool of five threads, on Python's {@code multiprocessing.Pool(5)}, on Python Fiber's {@code fiber.Pool(5)}
+ * (local backend, one task a chunk) and on Apache Spark {@code local[5]} through its Java API, all in one run; plus
  * the throughput of no-op tasks on a two-worker {@link FiberPool} against a fixed thread pool of two.
  *
  * <p>The contract: each executor gets {@code --warmups} warm-up passes (5) of every configuration, then {@code --runs}
  * timed passes, and the report gives the mean wall time per configuration and executor and its ratio
  * to the thread pool's. A timed pass runs all tasks of a configuration and waits for all results, in
  * input order. Tasks of whole milliseconds call {@link Thread#sleep(long)}; shorter ones park with
- * {@link LockSupport#parkNanos(long)} until their time is up, so no task spins. The Python column comes
- * from {@code benchmarks/python/pool_overhead.py}; without {@code python3} on the {@code PATH} it is
- * skipped with a message. The Spark column runs {@code benchmarks/spark} (built only with {@code -Pspark}) in
+ * {@link LockSupport#parkNanos(long)} until their time is up, so no task spins. The Python columns come
+ * from {@code benchmarks/python/pool_overhead.py}; without {@code python3} on the {@code PATH} they are
+ * skipped with a message, and so is Python Fiber's when {@code python3} cannot import {@code fiber}. The Spark column runs {@code benchmarks/spark} (built only with {@code -Pspark}) in
  * a JVM of its own, with the same protocol; without that build it is skipped with a message. Writes
  * {@code pool-overhead.md}, {@code .csv}, {@code .svg} (bars per configuration) and {@code -ratio.svg} (wall
  * time over ideal, a line per executor) into
@@ -148,7 +148,8 @@ public final class PoolOverheadHarness {
 		}
 
 		// Python and Spark run alone, after every worker JVM has ended, so the two cores are theirs.
-		List<ExternalColumn> external = List.of(OverheadPeers.runPython(options), OverheadPeers.runSpark(options));
+		List<ExternalColumn> external = List.of(OverheadPeers.runPython(options), OverheadPeers.runPythonFiber(options),
+				OverheadPeers.runSpark(options));
 
 		PoolOverheadReport report = new PoolOverheadReport(options, configs, summaries(threadWalls), summaries(fiberWalls), external,
 				Summary.of(threadNoopRates), Summary.of(fiberNoopRates), fiberStats);

@@ -22,7 +22,7 @@ import static io.fiberjvm.benchmarks.PoolOverheadHarness.WORKERS;
 record PoolOverheadReport(OverheadOptions options, List<Config> configs, List<Summary> threads, List<Summary> fiber, List<ExternalColumn> external,
 		Summary threadNoop, Summary fiberNoop, PoolStats fiberStats) {
 
-	private static final String[] COLOURS = {"#4c78a8", "#f58518", "#54a24b", "#e45756"};
+	private static final String[] COLOURS = {"#4c78a8", "#f58518", "#54a24b", "#b279a2", "#e45756"};
 
 	/** One executor's wall times, a summary per configuration. */
 	private record Column(String name, List<Summary> results) {
@@ -52,7 +52,9 @@ record PoolOverheadReport(OverheadOptions options, List<Config> configs, List<Su
 				System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), abouts, WORKERS, WORKERS,
 				options.runs(), options.warmups()));
 		md.append("Java tasks of whole milliseconds call `Thread.sleep`; shorter ones park (`LockSupport.parkNanos`) until "
-				+ "their time is up. Python tasks call `time.sleep`, through `Pool.map` with its default chunk size. FiberPool "
+				+ "their time is up. Python tasks call `time.sleep`, through `multiprocessing.Pool.map` with its default chunk size "
+				+ "and through Python Fiber's `fiber.Pool.map` (local backend) with chunk size " + OverheadPeers.PYTHON_FIBER_CHUNKSIZE
+				+ ", as the Fiber paper's own benchmark ran it (its default of 32 tasks a chunk puts all of 5 × 1 s on one worker). FiberPool "
 				+ "uses `map(...)` (results in input order) with its adaptive chunks; the thread pool `invokeAll`; Spark "
 				+ "`parallelize(items).map(task).collect()` with its default partitioning.\n\n");
 		md.append("| configuration | ideal s |");
@@ -96,6 +98,15 @@ record PoolOverheadReport(OverheadOptions options, List<Config> configs, List<Su
 						"wall_seconds", column.mean(c) / base);
 			}
 		}
+		// A column that did not run keeps its rows, empty, so a reader of the file sees it was missing and not dropped.
+		for (ExternalColumn column : external) {
+			if (!column.present()) {
+				for (Config config : configs) {
+					csv.append(String.format(Locale.ROOT, "sleep,%s,%d,%d,%s,0,,,,skipped,\n", column.name(), WORKERS, config.tasks(),
+							config.taskSecondsText()));
+				}
+			}
+		}
 		csvRow(csv, "noop", THREADS, NOOP_WORKERS, options.noopTasks(), "0", threadNoop, "tasks_per_second", 1.0);
 		csvRow(csv, "noop", FIBER, NOOP_WORKERS, options.noopTasks(), "0", fiberNoop, "tasks_per_second",
 				fiberNoop.mean() / threadNoop.mean());
@@ -118,9 +129,16 @@ record PoolOverheadReport(OverheadOptions options, List<Config> configs, List<Su
 			for (int c = 0; c < configs.size(); c++) {
 				points.add(new double[] {configs.get(c).tasks(), columns.get(e).mean(c) / configs.get(c).idealSeconds(WORKERS)});
 			}
-			chart.add(new LineChart.Series(columns.get(e).name(), COLOURS[e], points));
+			chart.add(new LineChart.Series(legendName(columns.get(e).name()), COLOURS[e], points));
 		}
-		return chart.svg();
+		String svg = chart.svg();
+		String notRun = notRun();
+		if (notRun.isEmpty()) {
+			return svg;
+		}
+		// The chart's height is fixed: the note goes at its foot, under the axis label.
+		int end = svg.lastIndexOf("</svg>");
+		return svg.substring(0, end) + LineChart.text(8, 436, "start", 11, notRun) + svg.substring(end);
 	}
 
 	/** Grouped bars: one group per configuration, one bar per executor, a dashed mark at the ideal time. */
@@ -202,8 +220,23 @@ record PoolOverheadReport(OverheadOptions options, List<Config> configs, List<Su
 					idealY));
 			svg.append(LineChart.text(left + (c + 0.5) * groupWidth, plotBottom + 20, "middle", 13, configs.get(c).label()));
 		}
+		String notRun = notRun();
+		if (!notRun.isEmpty()) {
+			svg.append(LineChart.text(left, height - 4, "start", 12, notRun));
+		}
 		svg.append("</svg>\n");
 		return svg.toString();
+	}
+
+	/** The line chart's legend is one row of fixed width: "multiprocessing" and "Spark" leave room for five executors. */
+	private static String legendName(String name) {
+		return name.replace(".Pool", "").replace(" local[" + WORKERS + "]", "");
+	}
+
+	/** "not run: Python Fiber, Spark local[5] (why: pool-overhead.md)" for the columns that were skipped, or "" when none was. */
+	private String notRun() {
+		List<String> names = external.stream().filter(column -> !column.present()).map(ExternalColumn::name).toList();
+		return names.isEmpty() ? "" : "not run: " + String.join(", ", names) + " (why: pool-overhead.md)";
 	}
 
 	/** A round step for about five ticks: 1, 2 or 5 times a power of ten. */
