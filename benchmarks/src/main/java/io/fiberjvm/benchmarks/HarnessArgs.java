@@ -15,4 +15,19 @@ final class HarnessArgs {
 		}
 		return fallback;
 	}
+
+	/** {@code value} as a whole number of at least 1; otherwise an error naming {@code option} and what was given. */
+	static int positive(String option, String value) {
+		int number;
+		try {
+			number = Integer.parseInt(value.trim());
+		}
+		catch (NumberFormatException e) {
+			throw new IllegalArgumentException(option + " takes a whole number, not '" + value + "'");
+		}
+		if (number < 1) {
+			throw new IllegalArgumentException(option + " must be at least 1, not " + number);
+		}
+		return number;
+	}
 }

@@ -1,0 +1,236 @@
+package io.fiberjvm.benchmarks;
+
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.fiberjvm.benchmarks.PoolOverheadHarness.Summary;
+
+/**
+ * RL stepping side by side: this project's {@code AsyncCartPole} example and its Python Fiber twin
+ * ({@code benchmarks/python/fiber_cartpole.py}), each run {@code --runs} times in the same run, alternating.
+ *
+ * <p>The contract: both programs host {@code --managers} CartPole environments (4), each in its own manager process,
+ * step them all with the same fixed policy for {@code --steps} time steps (5,000) per pass, and after one warm-up
+ * pass of each mode time a pass through sync calls (each step waited for in turn) and one through async proxies
+ * (all environments' steps issued, then all taken). Each runs as a program of its own, at most ten minutes a run.
+ * The report gives, per mode, the mean and the range of each program's times and this project's time over Python
+ * Fiber's; Python Fiber's column says why it is empty when {@code python3} or {@code import fiber} is missing.
+ * Writes {@code rl-stepping.md} into {@code --out} and prints it; progress goes to standard error.
+ *
+ * <pre>
+ * java -cp benchmarks/target/benchmarks.jar io.fiberjvm.benchmarks.RlSteppingHarness [--runs 3] [--managers 4] [--steps 5000]
+ *     [--out benchmarks/results] [--python-script benchmarks/python/fiber_cartpole.py]
+ * </pre>
+ */
+public final class RlSteppingHarness {
+
+	static final String THIS_PROJECT = "this project";
+	static final String PYTHON_FIBER = "Python Fiber";
+	private static final String EXAMPLE = "io.fiberjvm.examples.rl.AsyncCartPole";
+	private static final Duration RUN_LIMIT = Duration.ofMinutes(10);
+	/** The timing lines both programs print: {@code sync proxies : 5000 steps x 4 envs in 3.90 s, ...}. */
+	private static final Pattern PASS = Pattern.compile("^(sync|async) proxies ?: .* in ([0-9]+[.,][0-9]+) s\\b.*");
+
+	private RlSteppingHarness() {
+	}
+
+	/** The command line: runs of each program, environments, time steps per pass, where to write, the Python script. */
+	record Options(int runs, int managers, int steps, Path out, Path pythonScript) {
+
+		static Options parse(String[] args) {
+			int runs = 3;
+			int managers = 4;
+			int steps = 5000;
+			Path out = Path.of("benchmarks", "results");
+			Path script = Path.of("benchmarks", "python", "fiber_cartpole.py");
+			for (int i = 0; i < args.length; i += 2) {
+				if (i + 1 >= args.length) {
+					throw new IllegalArgumentException("no value after " + args[i]);
+				}
+				String value = args[i + 1];
+				switch (args[i]) {
+					case "--runs" -> runs = HarnessArgs.positive("--runs", value);
+					case "--managers" -> managers = HarnessArgs.positive("--managers", value);
+					case "--steps" -> steps = HarnessArgs.positive("--steps", value);
+					case "--out" -> out = Path.of(value);
+					case "--python-script" -> script = Path.of(value);
+					default -> throw new IllegalArgumentException("unknown option " + args[i]);
+				}
+			}
+			return new Options(runs, managers, steps, out, script);
+		}
+	}
+
+	/** One program's timed passes: seconds of the sync pass and of the async pass, one of each per run. */
+	record Passes(List<Double> sync, List<Double> async, String about, String skipped) {
+
+		static Passes empty() {
+			return new Passes(new ArrayList<>(), new ArrayList<>(), "", null);
+		}
+
+		Passes skip(String reason) {
+			return new Passes(sync, async, about, reason);
+		}
+
+		Passes about(String text) {
+			return new Passes(sync, async, text, skipped);
+		}
+
+		boolean present() {
+			return skipped == null && !sync.isEmpty();
+		}
+	}
+
+	public static void main(String[] args) throws Exception {
+		Options options;
+		try {
+			options = Options.parse(args);
+		}
+		catch (IllegalArgumentException e) {
+			System.err.println(e.getMessage());
+			System.err.println("usage: RlSteppingHarness [--runs 3] [--managers 4] [--steps 5000] [--out benchmarks/results] "
+					+ "[--python-script benchmarks/python/fiber_cartpole.py]");
+			System.exit(2);
+			return;
+		}
+		Files.createDirectories(options.out());
+		Passes java = Passes.empty();
+		Passes python = Passes.empty();
+		Optional<String> pythonMissing = pythonMissing(options.pythonScript());
+		if (pythonMissing.isPresent()) {
+			python = python.skip(pythonMissing.get());
+		}
+		// The programs alternate within a run, so a change in the machine's load hits both alike.
+		for (int run = 1; run <= options.runs(); run++) {
+			java = once(java, THIS_PROJECT, javaCommand(options), run);
+			if (java.skipped() != null) {
+				throw new IllegalStateException("this project's AsyncCartPole gave no timings: " + java.skipped());
+			}
+			if (python.skipped() == null) {
+				python = once(python, PYTHON_FIBER, pythonCommand(options), run);
+			}
+		}
+		String markdown = markdown(options, java, python);
+		Files.writeString(options.out().resolve("rl-stepping.md"), markdown, StandardCharsets.UTF_8);
+		PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+		out.print(markdown);
+		out.flush();
+		progress("wrote rl-stepping.md in " + options.out().toAbsolutePath());
+	}
+
+	/** Why Python Fiber's column cannot run at all, before trying: no {@code python3}, or no script. */
+	static Optional<String> pythonMissing(Path script) {
+		if (OverheadPeers.onPath("python3").isEmpty()) {
+			return Optional.of("python3 not found on the PATH: skipping " + PYTHON_FIBER);
+		}
+		if (!Files.isRegularFile(script)) {
+			return Optional.of(script.toAbsolutePath() + " not found (run from the repository root or pass --python-script): skipping "
+					+ PYTHON_FIBER);
+		}
+		return Optional.empty();
+	}
+
+	private static List<String> javaCommand(Options options) {
+		return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", System.getProperty("java.class.path"),
+				EXAMPLE, Integer.toString(options.managers()), Integer.toString(options.steps()));
+	}
+
+	private static List<String> pythonCommand(Options options) {
+		return List.of(OverheadPeers.onPath("python3").orElseThrow().toString(), options.pythonScript().toString(),
+				Integer.toString(options.managers()), Integer.toString(options.steps()));
+	}
+
+	/** Runs one program once and adds its two timings to {@code passes}, or marks it skipped with the reason. */
+	private static Passes once(Passes passes, String name, List<String> command, int run) throws Exception {
+		progress("run " + run + ", " + name + ": " + String.join(" ", command));
+		ExternalProgram program = ExternalProgram.run(command, RUN_LIMIT);
+		String failure = program.failure(name);
+		if (failure != null) {
+			progress(failure);
+			return passes.skip(failure);
+		}
+		Double sync = null;
+		Double async = null;
+		for (String line : program.lines()) {
+			Matcher matcher = PASS.matcher(line);
+			if (matcher.matches()) {
+				double seconds = Double.parseDouble(matcher.group(2).replace(',', '.'));
+				if (matcher.group(1).equals("sync")) {
+					sync = seconds;
+				}
+				else {
+					async = seconds;
+				}
+			}
+		}
+		if (sync == null || async == null) {
+			String reason = name + " printed no 'sync proxies : ... in X s' and 'async proxies: ... in X s' lines: skipping " + name;
+			progress(reason);
+			return passes.skip(reason);
+		}
+		progress(String.format(Locale.ROOT, "run %d, %s: sync %.2f s, async %.2f s", run, name, sync, async));
+		passes.sync().add(sync);
+		passes.async().add(async);
+		return program.about().isEmpty() ? passes : passes.about(program.about());
+	}
+
+	static String markdown(Options options, Passes java, Passes python) {
+		StringBuilder md = new StringBuilder();
+		md.append("# RL stepping: ").append(options.managers()).append(" CartPole environments in manager processes, ")
+				.append(THIS_PROJECT).append(" and ").append(PYTHON_FIBER).append("\n\n");
+		md.append(String.format(Locale.ROOT, "%s, %s %s, %d cores%s. Each program runs %d times, the two alternating; a run "
+				+ "starts %d managers (one environment each, its own process), makes one warm-up pass of each mode, then times a "
+				+ "sync pass and an async pass of %,d time steps of every environment (the policy: push toward the side the pole "
+				+ "leans to; an ended episode is reset). Sync: each step waited for before the next is issued. Async: every "
+				+ "environment's step issued, then every result taken. The programs: %s's `%s`, and %s's twin "
+				+ "`benchmarks/python/fiber_cartpole.py` (`fiber.managers.AsyncManager`, local backend; the same CartPole-v1 physics, "
+				+ "written in Python).\n\n",
+				ZonedDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE), System.getProperty("java.vm.name"),
+				System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
+				python.about().isEmpty() ? "" : "; " + python.about(), options.runs(), options.managers(), options.steps(),
+				THIS_PROJECT, EXAMPLE, PYTHON_FIBER));
+		md.append("| pass | ").append(THIS_PROJECT).append(" s, mean (min–max) | ").append(PYTHON_FIBER)
+				.append(" s, mean (min–max) | ").append(THIS_PROJECT).append(" / ").append(PYTHON_FIBER).append(" |\n|---|---|---|---|\n");
+		row(md, "sync calls, one after another", java.sync(), python.sync(), python.present());
+		row(md, "async proxies, all at once", java.async(), python.async(), python.present());
+		md.append(String.format(Locale.ROOT, "| async / sync (means) | %.2f | %s | |\n", mean(java.async()) / mean(java.sync()),
+				python.present() ? String.format(Locale.ROOT, "%.2f", mean(python.async()) / mean(python.sync())) : "not run"));
+		if (!python.present()) {
+			md.append("\n").append(PYTHON_FIBER).append(" not run: ").append(python.skipped()).append(".\n");
+		}
+		return md.toString();
+	}
+
+	private static void row(StringBuilder md, String pass, List<Double> java, List<Double> python, boolean pythonPresent) {
+		md.append("| ").append(pass).append(" | ").append(range(java)).append(" | ")
+				.append(pythonPresent ? range(python) : "not run").append(" | ")
+				.append(pythonPresent ? String.format(Locale.ROOT, "%.2f", mean(java) / mean(python)) : "").append(" |\n");
+	}
+
+	/** {@code 3.90 (3.85–3.95)}. */
+	static String range(List<Double> values) {
+		Summary summary = Summary.of(values);
+		return String.format(Locale.ROOT, "%.2f (%.2f–%.2f)", summary.mean(), summary.min(), summary.max());
+	}
+
+	private static double mean(List<Double> values) {
+		return Summary.of(values).mean();
+	}
+
+	static void progress(String message) {
+		System.err.println("[rl-stepping] " + message);
+	}
+}
