@@ -1,12 +1,10 @@
 package io.fiberjvm.benchmarks;
 
-import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -96,38 +94,45 @@ final class OverheadPeers {
 		}
 		progress("running " + (command.size() > 12 ? String.join(" ", command.subList(0, 2)) + " … " + command.get(command.size() - 1)
 				: String.join(" ", command)));
-		Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-		process.getOutputStream().close();
+		Duration limit = timeLimit(options);
+		ExternalProgram program = ExternalProgram.run(command, limit);
+		if (program.skipped() != null) {
+			return ExternalColumn.skipped(name, program.skipped() + ": skipping " + name);
+		}
 		List<Summary> results = new ArrayList<>();
-		String about = "";
-		String skipped = null;
-		try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-			for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-				if (line.startsWith(ExternalColumn.SKIP_LINE)) {
-					skipped = line.substring(ExternalColumn.SKIP_LINE.length()).trim();
-				}
-				else if (line.startsWith("#")) {
-					about = line.substring(1).trim();
-				}
-				else if (!line.isBlank()) {
-					String[] fields = line.trim().split(",");
-					Config expected = options.configs().get(results.size());
-					if (Integer.parseInt(fields[0]) != expected.tasks()) {
-						throw new IllegalStateException(name + " answered '" + line + "' where " + expected.label() + " was due");
-					}
-					results.add(new Summary(Double.parseDouble(fields[2]), Double.parseDouble(fields[3]), Double.parseDouble(fields[4])));
-				}
+		for (String line : program.lines()) {
+			if (line.startsWith("#") || line.isBlank()) {
+				continue;
 			}
+			String[] fields = line.trim().split(",");
+			if (results.size() == options.configs().size() || fields.length != 5) {
+				throw new IllegalStateException(name + " answered '" + line + "' where no configuration or no tasks,seconds,mean,min,max "
+						+ "line was due");
+			}
+			Config expected = options.configs().get(results.size());
+			if (Integer.parseInt(fields[0]) != expected.tasks()) {
+				throw new IllegalStateException(name + " answered '" + line + "' where " + expected.label() + " was due");
+			}
+			results.add(new Summary(Double.parseDouble(fields[2]), Double.parseDouble(fields[3]), Double.parseDouble(fields[4])));
 		}
-		int exit = process.waitFor();
-		if (skipped != null) {
-			return ExternalColumn.skipped(name, skipped + ": skipping " + name);
+		if (program.timedOut()) {
+			return ExternalColumn.skipped(name, command.get(0) + " did not end within " + limit.toMinutes() + " minutes and was stopped after "
+					+ results.size() + " of " + options.configs().size() + " configurations: skipping " + name);
 		}
-		if (exit != 0 || results.size() != options.configs().size()) {
-			return ExternalColumn.skipped(name, command.get(0) + " exited with " + exit + " after " + results.size() + " of "
+		if (program.exit() != 0 || results.size() != options.configs().size()) {
+			return ExternalColumn.skipped(name, command.get(0) + " exited with " + program.exit() + " after " + results.size() + " of "
 					+ options.configs().size() + " configurations: skipping " + name);
 		}
-		return new ExternalColumn(name, results, about, null);
+		return new ExternalColumn(name, results, program.about(), null);
+	}
+
+	/** Room for every pass (timed, warm-up and one more) at five times the ideal and 30 s more per configuration: a hang ends, a slow peer does not. */
+	private static Duration timeLimit(OverheadOptions options) {
+		Duration pass = Duration.ZERO;
+		for (Config config : options.configs()) {
+			pass = pass.plus(Duration.ofNanos(config.tasks() * config.taskNanos()).multipliedBy(5)).plusSeconds(30);
+		}
+		return pass.multipliedBy(options.runs() + options.warmups() + 1L).plusMinutes(2);
 	}
 
 	/** The executable {@code command} in the first {@code PATH} directory that has one. */
