@@ -191,12 +191,6 @@ def main():
         print("fast_path.py %s (%s): %s: %s" % (args.probe, args.library, type(error).__name__, error),
               file=sys.stderr, flush=True)
         status = 1
-    if args.library == "fiber":
-        # Python Fiber 0.2.1's exit handlers do not finish on Python 3.11; every child is gone and every line is
-        # printed, so end here.
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(status)
     sys.exit(status)
 
 

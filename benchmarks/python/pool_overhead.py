@@ -24,7 +24,6 @@ Python Fiber for its column).
 import argparse
 import functools
 import multiprocessing
-import os
 import sys
 import time
 
@@ -105,12 +104,6 @@ def main():
             print("%d,%r,%.6f,%.6f,%.6f" % (tasks, seconds, mean, min(walls), max(walls)), flush=True)
     finally:
         pool.terminate()
-    if args.library == "fiber":
-        # Python Fiber 0.2.1's exit handlers do not finish on Python 3.11; the workers are gone and every line
-        # is printed, so end here.
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(0)
 
 
 if __name__ == "__main__":

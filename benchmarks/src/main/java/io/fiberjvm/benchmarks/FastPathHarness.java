@@ -277,7 +277,8 @@ public final class FastPathHarness {
 				}
 				continue;
 			}
-			column.about(program.about());
+			// fast_path.py names the probe first ("noop: python 3.11.7, ..."); the rest is the same for every probe.
+			column.about(program.about().replaceFirst("^" + probe + ": ", ""));
 			int values = 0;
 			for (String line : program.lines()) {
 				String[] fields = line.split(",");
