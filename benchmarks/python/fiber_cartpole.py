@@ -165,8 +165,8 @@ def main():
         traceback.print_exc()
         status = 1
     finally:
-        # Python Fiber 0.2.1's manager shutdown fails on Python 3.11 (its finalizer has the wrong signature), so end
-        # the manager processes here and leave without running exit handlers.
+        # Python Fiber 0.2.1 cannot shut its managers down on Python 3.11 (it calls _finalize_manager without the
+        # shutdown_timeout argument 3.11 added), so end the manager processes here and leave without exit handlers.
         for manager in managers:
             manager._process.terminate()
         for manager in managers:
