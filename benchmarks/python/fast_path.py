@@ -177,6 +177,7 @@ def main():
     if args.library == "fiber":
         # Only here: Python Fiber's children run this file again by its path, without its directory on sys.path.
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        sys.dont_write_bytecode = True  # no __pycache__ left in the repository's benchmarks/python
         import python_fiber
         lib = python_fiber.load_or_skip()
         about = "Python Fiber %s, local backend" % python_fiber.version(lib)

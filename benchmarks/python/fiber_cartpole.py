@@ -30,6 +30,7 @@ import traceback
 
 # Python Fiber's child processes run this file again by its path but without its directory on sys.path.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True  # no __pycache__ left in the repository's benchmarks/python
 import python_fiber  # noqa: E402 (needs the line above)
 
 GRAVITY = 9.8

@@ -70,6 +70,7 @@ def timed_pass(pool, tasks, seconds, chunksize):
 def open_pool(library, processes):
     """The pool and a description of it for the '#' line."""
     if library == "fiber":
+        sys.dont_write_bytecode = True  # no __pycache__ left in the repository's benchmarks/python
         import python_fiber  # only here: the pool's workers run this file again without its directory on sys.path
         fiber = python_fiber.load_or_skip()
         return fiber.Pool(processes), "Python Fiber %s fiber.Pool, local backend" % python_fiber.version(fiber)
