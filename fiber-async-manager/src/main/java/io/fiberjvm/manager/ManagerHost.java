@@ -182,7 +182,7 @@ final class ManagerHost implements ProcessTarget {
 			return;
 		}
 		Object instance = hosted.instance();
-		if (call.mode() == CallFrame.Mode.CALL && instance != null) {
+		if (serving.quick().enabled() && call.mode() == CallFrame.Mode.CALL && instance != null && small(call)) {
 			Method method = methodOrNull(instance, call, serving.methods());
 			// No hand-off to the object's thread and back: the answer is on its way before the next frame is read.
 			if (method != null && serving.quick().trusted(method)
@@ -213,17 +213,11 @@ final class ManagerHost implements ProcessTarget {
 			return;
 		}
 		Method method = null;
+		// The whole run counts: reading the arguments and writing the answer are the connection's time too.
+		long start = System.nanoTime();
 		try {
 			method = method(instance, call, serving.methods());
-			@Nullable Object[] args = args(call, serving.values());
-			long start = System.nanoTime();
-			Object result;
-			try {
-				result = method.invoke(instance, args);
-			}
-			finally {
-				serving.quick().ran(method, System.nanoTime() - start, direct);
-			}
+			Object result = method.invoke(instance, args(call, serving.values()));
 			if (stream != null) {
 				sequence(result).subscribe(stream);
 			}
@@ -238,9 +232,26 @@ final class ManagerHost implements ProcessTarget {
 		catch (Throwable e) {
 			fail.accept(e);
 		}
+		finally {
+			if (method != null) {
+				serving.quick().ran(method, System.nanoTime() - start);
+			}
+		}
 	}
 
-	/** What a call run on the connection's thread failed with, said plainly when it is a refusal to block there. */
+	/** Whether a call's arguments are small enough to read on the connection's thread: under 64 KiB together. */
+	private static boolean small(CallFrame call) {
+		if (call.decoded() != null) {
+			return false;
+		}
+		long bytes = 0;
+		for (java.nio.ByteBuffer arg : call.args()) {
+			bytes += arg == null ? 0 : arg.remaining();
+		}
+		return bytes < ShippedValues.ROOMY;
+	}
+
+	/** What a call run on the connection's thread failed with, said plainly when it was refused blocking there. */
 	private static Throwable blocked(Throwable error, Method method, QuickMethods quick) {
 		if (!QuickMethods.refusedBlocking(error)) {
 			return error;
@@ -256,12 +267,12 @@ final class ManagerHost implements ProcessTarget {
 				key -> find(key.type(), key.name(), key.parameterTypes()));
 	}
 
-	/** The method a call names, or null when there is none: its run on the object's thread says so. */
+	/** The method a call names, or null when it cannot be found here: its run on the object's thread says why. */
 	private static @Nullable Method methodOrNull(Object instance, CallFrame call, Map<MethodKey, Method> methods) {
 		try {
 			return method(instance, call, methods);
 		}
-		catch (IllegalArgumentException e) {
+		catch (RuntimeException | LinkageError e) {
 			return null;
 		}
 	}

@@ -8,13 +8,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Which methods of a manager's objects may run straight on the thread their call arrives on (the connection's),
  * which saves a call two thread hand-offs: those whose last {@value #TRUST_AFTER} runs each took under
- * {@value #QUICK_NANOS} ns.
+ * {@value #QUICK_NANOS} ns, arguments read and answer written.
  *
- * <p>A method that waits for another process takes longer than that, so it never earns the trust. A trusted
- * method that runs there for more than {@value #SLOW_NANOS} ns loses it until it has been quick
- * {@value #TRUST_AFTER} times again: a run a little over the mark is more often the thread preempted on a busy
- * machine than the method's own time. One that blocks where blocking is refused loses it for good. Counts from
- * objects running at once may race: they are a judgement, never a guarantee the caller relies on.
+ * <p>A method that waits for another process takes longer than that, so it never earns the trust; one that runs
+ * longer there loses it until it has been quick {@value #TRUST_AFTER} times again. One that blocks there in a way
+ * Reactor refuses (its {@code block()} on a connection's thread) loses it for good. Other blocking is not seen
+ * until it ends: a method that is quick for a while and then waits for something only another call to the same
+ * manager would bring holds that call up for ever, which is why {@code manager-direct-calls=false} exists. Counts
+ * from objects running at once may race: they are a judgement, never a guarantee the caller relies on.
  */
 final class QuickMethods {
 
@@ -23,9 +24,6 @@ final class QuickMethods {
 
 	/** Quick runs in a row that earn a method trust. */
 	static final int TRUST_AFTER = 16;
-
-	/** The longest run on the connection's thread after which a method keeps its trust. */
-	static final long SLOW_NANOS = 1_000_000;
 
 	/** What a method's runs have shown. */
 	private static final class Record {
@@ -42,6 +40,11 @@ final class QuickMethods {
 		this.enabled = enabled;
 	}
 
+	/** Whether any method may run on the thread its call arrived on. */
+	boolean enabled() {
+		return enabled;
+	}
+
 	/** Whether a call of {@code method} may run on the thread it arrived on. */
 	boolean trusted(Method method) {
 		if (!enabled) {
@@ -51,8 +54,8 @@ final class QuickMethods {
 		return record != null && !record.barred && record.quickInARow.get() >= TRUST_AFTER;
 	}
 
-	/** Counts a run of {@code method} that took {@code nanos}, {@code direct}ly on the connection's thread or not. */
-	void ran(Method method, long nanos, boolean direct) {
+	/** Counts a run of {@code method}, on the connection's thread or not, that took {@code nanos}. */
+	void ran(Method method, long nanos) {
 		if (!enabled) {
 			return;
 		}
@@ -61,7 +64,7 @@ final class QuickMethods {
 			// Capped, so a method run for ever keeps its count.
 			record.quickInARow.updateAndGet(n -> n < TRUST_AFTER ? n + 1 : n);
 		}
-		else if (!direct || nanos > SLOW_NANOS) {
+		else {
 			record.quickInARow.set(0);
 		}
 	}
@@ -71,9 +74,18 @@ final class QuickMethods {
 		records.computeIfAbsent(method, key -> new Record()).barred = true;
 	}
 
-	/** Whether {@code error} is Reactor refusing to block a thread that must not block, such as the connection's. */
+	/**
+	 * Whether {@code error}, or an error that caused it, is Reactor refusing to block a thread that must not block,
+	 * such as the connection's.
+	 */
 	static boolean refusedBlocking(Throwable error) {
-		String message = error.getMessage();
-		return error instanceof IllegalStateException && message != null && message.contains("which is not supported in thread");
+		int depth = 0;
+		for (Throwable cause = error; cause != null && depth < 32; cause = cause.getCause(), depth++) {
+			String message = cause.getMessage();
+			if (cause instanceof IllegalStateException && message != null && message.contains("which is not supported in thread")) {
+				return true;
+			}
+		}
+		return false;
 	}
 }

@@ -3,6 +3,7 @@ package io.fiberjvm.it;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
@@ -36,6 +37,10 @@ class ManagerDirectCallsTest {
 		Mono<String> waitIf(boolean block);
 
 		Mono<Integer> next();
+
+		Mono<String> waitWrapped(boolean block);
+
+		Mono<String> sized(byte[] data);
 	}
 
 	/** Says where its calls run; counts them. */
@@ -56,6 +61,20 @@ class ManagerDirectCallsTest {
 
 		public int next() {
 			return ++count;
+		}
+
+		/** As {@link #waitIf}, the refusal wrapped in an exception of the method's own. */
+		public String waitWrapped(boolean block) {
+			try {
+				return waitIf(block);
+			}
+			catch (IllegalStateException e) {
+				throw new IllegalArgumentException("could not wait", e);
+			}
+		}
+
+		public String sized(byte[] data) {
+			return Thread.currentThread().getName();
 		}
 	}
 
@@ -105,20 +124,51 @@ class ManagerDirectCallsTest {
 		}
 	}
 
+	/**
+	 * Earns {@code method} trust, then calls it blocking until a call is refused there (a slow run on a busy
+	 * machine can cost the trust in between: the call then blocks on an object's thread and succeeds); the error.
+	 */
+	private static Throwable refusedWhenDirect(Function<Boolean, Mono<String>> method) {
+		for (int attempt = 0; attempt < 20; attempt++) {
+			List<String> threads = untilDirect(() -> method.apply(false));
+			assertThat(threads.get(threads.size() - 1)).startsWith("reactor-");
+			try {
+				assertThat(method.apply(true).block(LONG)).startsWith("fiber-manager-object");
+			}
+			catch (RuntimeException e) {
+				return e;
+			}
+		}
+		throw new AssertionError("no blocking call ran on the connection's thread in 20 attempts");
+	}
+
 	@Test
 	void aTrustedMethodThatBlocksFailsThatCallClearlyAndRunsOnTheObjectsThreadsFromThenOn() {
 		try (Fiber fiber = Fiber.open()) {
 			Where where = start(fiber).create(Where.class);
-			List<String> threads = untilDirect(() -> where.waitIf(false));
-			assertThat(threads.get(threads.size() - 1)).startsWith("reactor-");
-			assertThatThrownBy(() -> where.waitIf(true).block(LONG))
-					.isInstanceOf(RemoteException.class)
+			assertThat(refusedWhenDirect(where::waitIf)).isInstanceOf(RemoteException.class)
 					.hasMessageContaining("waitIf blocked on the manager's connection thread")
 					.hasMessageContaining("manager-direct-calls=false");
 			assertThat(where.waitIf(true).block(LONG)).startsWith("fiber-manager-object");
 			for (int i = 0; i < 100; i++) {
 				assertThat(where.waitIf(false).block(LONG)).as("call %d after the refusal", i).startsWith("fiber-manager-object");
 			}
+			// A refusal the method wraps in its own exception is seen all the same.
+			assertThat(refusedWhenDirect(where::waitWrapped)).isInstanceOf(RemoteException.class)
+					.hasMessageContaining("waitWrapped blocked on the manager's connection thread");
+			for (int i = 0; i < 100; i++) {
+				assertThat(where.waitWrapped(false).block(LONG)).as("call %d after the refusal", i).startsWith("fiber-manager-object");
+			}
+		}
+	}
+
+	@Test
+	void aCallWithLargeArgumentsRunsOnTheObjectsThreadsEvenForATrustedMethod() {
+		try (Fiber fiber = Fiber.open()) {
+			Where where = start(fiber).create(Where.class);
+			List<String> threads = untilDirect(() -> where.sized(new byte[16]));
+			assertThat(threads.get(threads.size() - 1)).startsWith("reactor-");
+			assertThat(where.sized(new byte[256 * 1024]).block(LONG)).startsWith("fiber-manager-object");
 		}
 	}
 
