@@ -101,7 +101,7 @@ public final class ConfigKeys {
 
 	/** Whether a manager runs calls of quick methods on the thread they arrive on. */
 	public static final ConfigKey<Boolean> MANAGER_DIRECT_CALLS = register(new ConfigKey<>("manager-direct-calls", "boolean", "true",
-			"A manager runs a call straight on its connection's thread, saving two thread hand-offs, when the object is idle and the method's last 16 runs each took under 50 microseconds; false runs every call on the object's threads (for methods that are mostly quick but may block).",
+			"A manager runs a call straight on its connection's thread, saving two thread hand-offs, when the object is idle, the arguments are under 64 KiB and the method's last 16 runs each took under 50 microseconds; false runs every call on the object's threads (for methods that are mostly quick but may wait for another call to the same manager).",
 			ConfigKeys::bool));
 
 	/** Whether child JVMs share a class-data archive. */
