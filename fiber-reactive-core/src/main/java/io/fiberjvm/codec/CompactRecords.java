@@ -3,7 +3,7 @@ package io.fiberjvm.codec;
 import java.io.Serializable;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
+import java.lang.reflect.Field;
 import java.lang.reflect.RecordComponent;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -22,8 +22,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>It takes a fraction of Java serialization's time and bytes. Classes pass the same allow-list on both sides as
  * serialized ones do. A record Java serialization would treat otherwise (one with {@code writeReplace} or
- * {@code readResolve}), one that is not {@code Serializable}, one nested more than {@value #DEPTH} deep, or one
- * holding the same array twice (which Java serialization sends once and reads back shared) is not written here.
+ * {@code readResolve}), one that is not {@code Serializable}, one nested more than {@value #DEPTH} deep, one
+ * holding the same array or record twice (which Java serialization sends once and reads back shared), or a text
+ * with a lone surrogate is not written here. Components are the record's fields, as Java serialization takes them.
  */
 final class CompactRecords {
 
@@ -31,7 +32,7 @@ final class CompactRecords {
 	static final int DEPTH = 16;
 
 	/** How a record class is taken apart and made again; {@code why} says why it has no compact form, if it has none. */
-	private record Shape(Class<?> type, byte[] name, Method[] accessors, Class<?>[] types, @Nullable Constructor<?> canonical,
+	private record Shape(Class<?> type, byte[] name, Field[] fields, Class<?>[] types, @Nullable Constructor<?> canonical,
 			@Nullable String why) {
 	}
 
@@ -68,7 +69,7 @@ final class CompactRecords {
 				out.putInt(length.bytes());
 			}
 			else if (part instanceof Shape shape) {
-				out.put(CompactValues.RECORD).putShort((short) shape.name().length).put(shape.name()).put((byte) shape.accessors().length);
+				out.put(CompactValues.RECORD).putShort((short) shape.name().length).put(shape.name()).put((byte) shape.fields().length);
 			}
 			else if (part instanceof Utf8 text) {
 				CompactValues.put(out, text.value(), text.bytes());
@@ -90,22 +91,26 @@ final class CompactRecords {
 
 	/**
 	 * Adds to {@code parts} what writing {@code value} takes, in order (a shape for a record's head, a length, a
-	 * value), and returns its size; -1 when it has no compact form.
+	 * value), and returns its size; -1 when it has no compact form. {@code seen} holds the records and arrays met
+	 * so far: one met twice is shared, which only Java serialization keeps.
 	 */
-	private long plan(Record value, List<Object> parts, List<Object> arrays, int depth) {
+	private long plan(Record value, List<Object> parts, List<Object> seen, int depth) {
 		Shape shape = shapes.get(value.getClass());
 		if (shape.why() != null || depth >= DEPTH) {
 			return -1;
 		}
 		parts.add(shape);
 		long size = 1 + 2 + shape.name().length + 1;
-		for (Method accessor : shape.accessors()) {
+		if (seenBefore(value, seen)) {
+			return -1;
+		}
+		for (Field field : shape.fields()) {
 			Object component;
 			try {
-				component = accessor.invoke(value);
+				// The field, as Java serialization reads a record, not an accessor that may say otherwise.
+				component = field.get(value);
 			}
-			catch (IllegalAccessException | InvocationTargetException e) {
-				// An accessor that throws is the record's business: Java serialization reports it.
+			catch (IllegalAccessException e) {
 				return -1;
 			}
 			int lengthAt = parts.size();
@@ -116,22 +121,21 @@ final class CompactRecords {
 			}
 			long componentSize;
 			if (component instanceof Record nested) {
-				componentSize = plan(nested, parts, arrays, depth + 1);
+				componentSize = plan(nested, parts, seen, depth + 1);
 			}
 			else if (component instanceof String text) {
+				if (!wellFormed(text)) {
+					// UTF-8 would turn a lone surrogate into '?'; Java serialization keeps it.
+					return -1;
+				}
 				byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
 				parts.add(new Utf8(text, utf8));
 				componentSize = 1 + (long) utf8.length;
 			}
 			else {
 				componentSize = CompactValues.sizeOf(component);
-				if (component.getClass().isArray()) {
-					for (Object seen : arrays) {
-						if (seen == component) {
-							return -1;
-						}
-					}
-					arrays.add(component);
+				if (component.getClass().isArray() && seenBefore(component, seen)) {
+					return -1;
 				}
 				parts.add(component);
 			}
@@ -142,6 +146,31 @@ final class CompactRecords {
 			size += componentSize;
 		}
 		return size;
+	}
+
+	/** Whether {@code object} is in {@code seen} (by identity); adds it when it is not. */
+	private static boolean seenBefore(Object object, List<Object> seen) {
+		for (Object earlier : seen) {
+			if (earlier == object) {
+				return true;
+			}
+		}
+		seen.add(object);
+		return false;
+	}
+
+	/** Whether every surrogate in {@code text} is one of a pair, so its UTF-8 bytes say it exactly. */
+	private static boolean wellFormed(String text) {
+		for (int i = 0; i < text.length(); i++) {
+			char c = text.charAt(i);
+			if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+				i++;
+			}
+			else if (Character.isSurrogate(c)) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/**
@@ -172,7 +201,10 @@ final class CompactRecords {
 		for (int i = 0; i < count; i++) {
 			int size = in.getInt();
 			Class<?> expected = shape.types()[i];
-			if (size < 0) {
+			if (size < -1) {
+				throw new CodecException("component " + i + " of a " + shape.type().getName() + " says it has " + size + " bytes");
+			}
+			if (size == -1) {
 				if (expected.isPrimitive()) {
 					throw new CodecException("component " + i + " of a " + shape.type().getName() + " came as null, but it is a " + expected);
 				}
@@ -242,24 +274,22 @@ final class CompactRecords {
 				: name.length > 65535 ? "its name is too long"
 				: allowList.refusal(type);
 		if (why != null || components == null) {
-			return new Shape(type, name, new Method[0], new Class<?>[0], null, why);
+			return new Shape(type, name, new Field[0], new Class<?>[0], null, why);
 		}
-		Method[] accessors = new Method[components.length];
+		Field[] fields = new Field[components.length];
 		Class<?>[] types = new Class<?>[components.length];
-		for (int i = 0; i < components.length; i++) {
-			accessors[i] = components[i].getAccessor();
-			types[i] = components[i].getType();
-		}
 		try {
+			for (int i = 0; i < components.length; i++) {
+				fields[i] = type.getDeclaredField(components[i].getName());
+				fields[i].setAccessible(true);
+				types[i] = components[i].getType();
+			}
 			Constructor<?> canonical = type.getDeclaredConstructor(types);
 			canonical.setAccessible(true);
-			for (Method accessor : accessors) {
-				accessor.setAccessible(true);
-			}
-			return new Shape(type, name, accessors, types, canonical, null);
+			return new Shape(type, name, fields, types, canonical, null);
 		}
 		catch (ReflectiveOperationException | RuntimeException e) {
-			return new Shape(type, name, new Method[0], new Class<?>[0], null, "its constructor or accessors cannot be reached (" + e + ")");
+			return new Shape(type, name, new Field[0], new Class<?>[0], null, "its constructor or fields cannot be reached (" + e + ")");
 		}
 	}
 

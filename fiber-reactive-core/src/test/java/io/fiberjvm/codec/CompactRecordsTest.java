@@ -50,6 +50,20 @@ class CompactRecordsTest {
 	record Chain(int value, Chain next) implements Serializable {
 	}
 
+	/** Its accessor says otherwise than its field. */
+	record Normalised(String name) implements Serializable {
+		@Override
+		public String name() {
+			return name == null ? "" : name;
+		}
+	}
+
+	record Text(String text) implements Serializable {
+	}
+
+	record Pair(AnyInt left, AnyInt right) implements Serializable {
+	}
+
 	private final ShippedValues values = new ShippedValues(List.of());
 
 	@Test
@@ -97,8 +111,25 @@ class CompactRecordsTest {
 		}
 		assertThat(values.write(deep, "v")[0]).as("nested too deep").isEqualTo(SERIALIZED);
 		assertThat(values.read(values.write(deep, "v"), "v")).isEqualTo(deep);
+		AnyInt one = new AnyInt(1);
+		byte[] pair = values.write(new Pair(one, one), "v");
+		assertThat(pair[0]).as("one record twice").isEqualTo(SERIALIZED);
+		Pair readPair = (Pair) values.read(pair, "v");
+		assertThat(readPair.left()).as("still one record after the trip").isSameAs(readPair.right());
+		byte[] lone = values.write(new Text("a\uD800b"), "v");
+		assertThat(lone[0]).as("a lone surrogate").isEqualTo(SERIALIZED);
+		assertThat(values.read(lone, "v")).isEqualTo(new Text("a\uD800b"));
+		assertThat(values.write(new Text("a\uD83D\uDE00b"), "v")[0]).as("a pair of surrogates").isEqualTo(RECORD);
+		assertThat(values.read(values.write(new Text("a\uD83D\uDE00b"), "v"), "v")).isEqualTo(new Text("a\uD83D\uDE00b"));
 		assertThatThrownBy(() -> values.write(new Plain(1), "the argument")).isInstanceOf(CodecException.class)
 				.hasMessageContaining("the argument").hasMessageContaining("not Serializable");
+	}
+
+	@Test
+	void componentsAreTheFieldsAsJavaSerializationTakesThemNotWhatAccessorsSay() {
+		byte[] bytes = values.write(new Normalised(null), "v");
+		assertThat(bytes[0]).isEqualTo(RECORD);
+		assertThat(values.read(bytes, "v")).isEqualTo(new Normalised(null));
 	}
 
 	@Test
@@ -148,6 +179,10 @@ class CompactRecordsTest {
 		nulled[nulled.length - 1] = -1;
 		assertThatThrownBy(() -> values.read(nulled, "the result")).isInstanceOf(CodecException.class)
 				.hasMessageContaining("came as null");
+		byte[] negative = nulled.clone();
+		negative[negative.length - 1] = -2;
+		assertThatThrownBy(() -> values.read(negative, "the result")).isInstanceOf(CodecException.class)
+				.hasMessageContaining("says it has -2 bytes");
 	}
 
 	/** The bytes of a record of no components naming {@code name}. */
