@@ -53,7 +53,7 @@ final class RSocketServerHandle implements TransportServer {
 
 	@Override
 	public Mono<Void> onClose() {
-		return channel.onClose();
+		return local == null ? channel.onClose() : Mono.when(channel.onClose(), local.onClose());
 	}
 
 	@Override
@@ -69,7 +69,7 @@ final class RSocketServerHandle implements TransportServer {
 
 	@Override
 	public boolean isDisposed() {
-		return channel.isDisposed();
+		return channel.isDisposed() && (local == null || local.isDisposed());
 	}
 
 	/** Whether peers on this machine reach the server through a Unix domain socket. */

@@ -1,6 +1,7 @@
 package io.fiberjvm.transport.rsocket;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -46,6 +47,8 @@ import io.fiberjvm.transport.TransportSettings;
 public final class RSocketTransport implements Transport {
 
 	private static final Logger log = LoggerFactory.getLogger(RSocketTransport.class);
+	/** How long a connection through a local socket may take before the peer goes on to TCP. */
+	private static final Duration LOCAL_WAIT = Duration.ofSeconds(5);
 
 	private final TransportSettings settings;
 	private final SecretProof proof;
@@ -86,7 +89,7 @@ public final class RSocketTransport implements Transport {
 					.interceptors(registry -> registry.forConnection(watch))
 					.bind(TcpFraming.server(tcp.childOption(ChannelOption.ALLOCATOR, ReassemblingAllocator.INSTANCE), settings.maxFrameSize()));
 			return serve.apply(TcpServer.create().host(endpoint.host()).port(endpoint.port()))
-					.flatMap(channel -> local(serve, endpoint.host(), channel.address().getPort())
+					.flatMap(channel -> Mono.defer(() -> local(serve, endpoint.host(), channel.address().getPort()))
 							.map(local -> new RSocketServerHandle(channel, local, rejections, peers, counters))
 							.defaultIfEmpty(new RSocketServerHandle(channel, null, rejections, peers, counters))
 							.onErrorResume(error -> {
@@ -156,7 +159,9 @@ public final class RSocketTransport implements Transport {
 		for (int i = local.size() - 1; i >= 0; i--) {
 			DomainSocketAddress name = local.get(i);
 			Mono<Connection> otherwise = attempt;
+			// A holder of the name that never answers costs a short wait, not the keep-alive timeout.
 			attempt = connect(endpoint, peerName, router, TcpClient.create().remoteAddress(() -> name))
+					.timeout(LOCAL_WAIT)
 					.onErrorResume(error -> otherwise);
 		}
 		return attempt;

@@ -1,5 +1,8 @@
 package io.fiberjvm.transport.rsocket;
 
+import java.io.IOException;
+
+import io.netty.channel.epoll.EpollDomainSocketChannel;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.rsocket.DuplexConnection;
 import io.rsocket.transport.ClientTransport;
@@ -29,6 +32,7 @@ final class TcpFraming {
 			public Mono<DuplexConnection> connect() {
 				return client.doOnConnected(connection -> handlers(connection, maxFrameLength))
 						.connect()
+						.flatMap(TcpFraming::ownedLocally)
 						.map(connection -> new TcpDuplexConnection("client", connection));
 			}
 
@@ -55,6 +59,29 @@ final class TcpFraming {
 				return maxFrameLength;
 			}
 		};
+	}
+
+	/**
+	 * The connection, unless it is a Unix domain socket held by another user ({@link LocalSockets#heldByThisUser}):
+	 * that one is closed and refused, and the peer goes on to TCP.
+	 */
+	private static Mono<Connection> ownedLocally(Connection connection) {
+		if (!(connection.channel() instanceof EpollDomainSocketChannel local)) {
+			return Mono.just(connection);
+		}
+		long user;
+		try {
+			user = local.peerCredentials().uid();
+		}
+		catch (IOException e) {
+			user = -1;
+		}
+		if (LocalSockets.heldByThisUser(user)) {
+			return Mono.just(connection);
+		}
+		connection.dispose();
+		return Mono.error(new IOException("the local socket " + local.remoteAddress() + " is held by user " + user
+				+ ", not this process's; not talking to it"));
 	}
 
 	private static void handlers(Connection connection, int maxFrameLength) {
