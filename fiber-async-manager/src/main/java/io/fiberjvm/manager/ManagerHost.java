@@ -213,7 +213,9 @@ final class ManagerHost implements ProcessTarget {
 			return;
 		}
 		Method method = null;
-		// The whole run counts: reading the arguments and writing the answer are the connection's time too.
+		boolean counted = false;
+		// Reading the arguments and encoding the answer count with the method: they are the connection's time too.
+		// Handing the answer to the transport does not: its write is the connection's own work, direct or not.
 		long start = System.nanoTime();
 		try {
 			method = method(instance, call, serving.methods());
@@ -222,7 +224,10 @@ final class ManagerHost implements ProcessTarget {
 				sequence(result).subscribe(stream);
 			}
 			else {
-				serving.answers().send(call.id(), null, result);
+				Answer answer = serving.answers().answer(call.id(), result);
+				serving.quick().ran(method, System.nanoTime() - start);
+				counted = true;
+				serving.answers().send(answer);
 			}
 		}
 		catch (InvocationTargetException e) {
@@ -233,7 +238,7 @@ final class ManagerHost implements ProcessTarget {
 			fail.accept(e);
 		}
 		finally {
-			if (method != null) {
+			if (method != null && !counted) {
 				serving.quick().ran(method, System.nanoTime() - start);
 			}
 		}
@@ -336,7 +341,11 @@ final class ManagerHost implements ProcessTarget {
 		 * its frame go, for the next result of its size.
 		 */
 		void send(long id, @Nullable Throwable error, @Nullable Object value) {
-			Answer answer = error != null ? failure(id, error) : answer(id, value);
+			send(error != null ? failure(id, error) : answer(id, value));
+		}
+
+		/** Sends an answer made already. */
+		void send(Answer answer) {
 			up.accept(Answer.outbound(AnswerFrame.encode(answer), List.of(answer), values::giveBack));
 		}
 
@@ -346,7 +355,7 @@ final class ManagerHost implements ProcessTarget {
 		}
 
 		/** The answer carrying {@code value}, or the failure to carry it. */
-		private Answer answer(long id, @Nullable Object value) {
+		Answer answer(long id, @Nullable Object value) {
 			try {
 				return AnswerFrame.answer(id, values, value, "the result");
 			}
