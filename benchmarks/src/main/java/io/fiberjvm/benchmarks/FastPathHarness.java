@@ -71,45 +71,27 @@ public final class FastPathHarness {
 	record Options(int runs, int warmups, int roundTrips, int noopTasks, int chunkSize, Path out, Path pythonScript) {
 
 		static Options parse(String[] args) {
-			int runs = 3;
-			int warmups = 3;
-			int roundTrips = 10_000;
-			int noopTasks = 200_000;
-			int chunkSize = 1000;
-			Path out = Path.of("benchmarks", "results");
-			Path script = Path.of("benchmarks", "python", "fast_path.py");
-			for (int i = 0; i < args.length; i += 2) {
-				if (i + 1 >= args.length) {
-					throw new IllegalArgumentException("no value after " + args[i]);
+			int[] numbers = {3, 3, 10_000, 200_000, 1000};
+			Path[] paths = {Path.of("benchmarks", "results"), Path.of("benchmarks", "python", "fast_path.py")};
+			HarnessArgs.pairs(args, (name, value) -> {
+				switch (name) {
+					case "--runs" -> numbers[0] = HarnessArgs.positive(name, value);
+					case "--warmups" -> numbers[1] = HarnessArgs.positive(name, value);
+					case "--round-trips" -> numbers[2] = HarnessArgs.positive(name, value);
+					case "--noop-tasks" -> numbers[3] = HarnessArgs.positive(name, value);
+					case "--chunk-size" -> numbers[4] = HarnessArgs.positive(name, value);
+					case "--out" -> paths[0] = Path.of(value);
+					case "--python-script" -> paths[1] = Path.of(value);
+					default -> throw new IllegalArgumentException("unknown option " + name);
 				}
-				String value = args[i + 1];
-				switch (args[i]) {
-					case "--runs" -> runs = HarnessArgs.positive("--runs", value);
-					case "--warmups" -> warmups = HarnessArgs.positive("--warmups", value);
-					case "--round-trips" -> roundTrips = HarnessArgs.positive("--round-trips", value);
-					case "--noop-tasks" -> noopTasks = HarnessArgs.positive("--noop-tasks", value);
-					case "--chunk-size" -> chunkSize = HarnessArgs.positive("--chunk-size", value);
-					case "--out" -> out = Path.of(value);
-					case "--python-script" -> script = Path.of(value);
-					default -> throw new IllegalArgumentException("unknown option " + args[i]);
-				}
-			}
-			return new Options(runs, warmups, roundTrips, noopTasks, chunkSize, out, script);
+			});
+			return new Options(numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], paths[0], paths[1]);
 		}
 	}
 
 	public static void main(String[] args) throws Exception {
-		Options options;
-		try {
-			options = Options.parse(args);
-		}
-		catch (IllegalArgumentException e) {
-			System.err.println(e.getMessage());
-			System.err.println("usage: FastPathHarness [--runs 3] [--warmups 3] [--round-trips 10000] [--noop-tasks 200000] "
+		Options options = HarnessArgs.parseOrExit(args, Options::parse, "usage: FastPathHarness [--runs 3] [--warmups 3] [--round-trips 10000] [--noop-tasks 200000] "
 					+ "[--chunk-size 1000] [--out benchmarks/results] [--python-script benchmarks/python/fast_path.py]");
-			System.exit(2);
-			return;
-		}
 		Files.createDirectories(options.out());
 		FastPathColumn ours = new FastPathColumn("this project");
 		try (Fiber fiber = Fiber.open()) {

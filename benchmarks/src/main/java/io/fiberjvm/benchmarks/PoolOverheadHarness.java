@@ -68,17 +68,8 @@ public final class PoolOverheadHarness {
 	}
 
 	public static void main(String[] args) throws Exception {
-		OverheadOptions options;
-		try {
-			options = OverheadOptions.parse(args);
-		}
-		catch (IllegalArgumentException e) {
-			System.err.println(e.getMessage());
-			System.err.println("usage: PoolOverheadHarness [--runs 3] [--out benchmarks/results] [--python-script "
+		OverheadOptions options = HarnessArgs.parseOrExit(args, OverheadOptions::parse, "usage: PoolOverheadHarness [--runs 3] [--out benchmarks/results] [--python-script "
 					+ "benchmarks/python/pool_overhead.py] [--spark-classpath benchmarks/spark/target/spark-classpath.txt] [--configs 5:1s,50:100ms,500:10ms,5000:1ms,50000:100us] [--noop-tasks 200000]");
-			System.exit(2);
-			return;
-		}
 		Files.createDirectories(options.out());
 		List<Config> configs = options.configs();
 		List<List<Double>> threadWalls = emptyLists(configs.size());

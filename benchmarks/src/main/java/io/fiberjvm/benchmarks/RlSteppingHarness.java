@@ -51,26 +51,19 @@ public final class RlSteppingHarness {
 	record Options(int runs, int managers, int steps, Path out, Path pythonScript) {
 
 		static Options parse(String[] args) {
-			int runs = 3;
-			int managers = 4;
-			int steps = 5000;
-			Path out = Path.of("benchmarks", "results");
-			Path script = Path.of("benchmarks", "python", "fiber_cartpole.py");
-			for (int i = 0; i < args.length; i += 2) {
-				if (i + 1 >= args.length) {
-					throw new IllegalArgumentException("no value after " + args[i]);
+			int[] numbers = {3, 4, 5000};
+			Path[] paths = {Path.of("benchmarks", "results"), Path.of("benchmarks", "python", "fiber_cartpole.py")};
+			HarnessArgs.pairs(args, (name, value) -> {
+				switch (name) {
+					case "--runs" -> numbers[0] = HarnessArgs.positive(name, value);
+					case "--managers" -> numbers[1] = HarnessArgs.positive(name, value);
+					case "--steps" -> numbers[2] = HarnessArgs.positive(name, value);
+					case "--out" -> paths[0] = Path.of(value);
+					case "--python-script" -> paths[1] = Path.of(value);
+					default -> throw new IllegalArgumentException("unknown option " + name);
 				}
-				String value = args[i + 1];
-				switch (args[i]) {
-					case "--runs" -> runs = HarnessArgs.positive("--runs", value);
-					case "--managers" -> managers = HarnessArgs.positive("--managers", value);
-					case "--steps" -> steps = HarnessArgs.positive("--steps", value);
-					case "--out" -> out = Path.of(value);
-					case "--python-script" -> script = Path.of(value);
-					default -> throw new IllegalArgumentException("unknown option " + args[i]);
-				}
-			}
-			return new Options(runs, managers, steps, out, script);
+			});
+			return new Options(numbers[0], numbers[1], numbers[2], paths[0], paths[1]);
 		}
 	}
 
@@ -95,17 +88,8 @@ public final class RlSteppingHarness {
 	}
 
 	public static void main(String[] args) throws Exception {
-		Options options;
-		try {
-			options = Options.parse(args);
-		}
-		catch (IllegalArgumentException e) {
-			System.err.println(e.getMessage());
-			System.err.println("usage: RlSteppingHarness [--runs 3] [--managers 4] [--steps 5000] [--out benchmarks/results] "
+		Options options = HarnessArgs.parseOrExit(args, Options::parse, "usage: RlSteppingHarness [--runs 3] [--managers 4] [--steps 5000] [--out benchmarks/results] "
 					+ "[--python-script benchmarks/python/fiber_cartpole.py]");
-			System.exit(2);
-			return;
-		}
 		Files.createDirectories(options.out());
 		Passes java = Passes.empty();
 		Passes python = Passes.empty();
