@@ -238,7 +238,8 @@ final class ManagerHost implements ProcessTarget {
 			fail.accept(e);
 		}
 		finally {
-			if (method != null && !counted) {
+			// A sequence's call never runs directly: its time says nothing of the method's.
+			if (method != null && !counted && stream == null) {
 				serving.quick().ran(method, System.nanoTime() - start);
 			}
 		}

@@ -8,13 +8,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Which methods of a manager's objects may run straight on the thread their call arrives on (the connection's),
  * which saves a call two thread hand-offs: those whose last {@value #TRUST_AFTER} runs each took under
- * {@value #QUICK_NANOS} ns, arguments read and answer written.
+ * {@value #QUICK_NANOS} ns, arguments read and answer encoded.
  *
  * <p>A method that waits for another process takes longer than that, so it never earns the trust; one that runs
  * longer there loses it until it has been quick {@value #TRUST_AFTER} times again. One that blocks there in a way
  * Reactor refuses (its {@code block()} on a connection's thread) loses it for good. Other blocking is not seen
  * until it ends: a method that is quick for a while and then waits for something only another call to the same
- * manager would bring holds that call up for ever, which is why {@code manager-direct-calls=false} exists. Counts
+ * manager would bring stops every object of that manager and its keep-alives, and the parent gives the manager up
+ * as lost after the keep-alive timeout; that is why {@code manager-direct-calls=false} exists. Counts
  * from objects running at once may race: they are a judgement, never a guarantee the caller relies on.
  */
 final class QuickMethods {
@@ -79,13 +80,19 @@ final class QuickMethods {
 	 * such as the connection's.
 	 */
 	static boolean refusedBlocking(Throwable error) {
-		int depth = 0;
-		for (Throwable cause = error; cause != null && depth < 32; cause = cause.getCause(), depth++) {
-			String message = cause.getMessage();
-			if (cause instanceof IllegalStateException && message != null && message.contains("which is not supported in thread")) {
-				return true;
+		try {
+			int depth = 0;
+			for (Throwable cause = error; cause != null && depth < 32; cause = cause.getCause(), depth++) {
+				String message = cause.getMessage();
+				if (cause instanceof IllegalStateException && message != null && message.contains("which is not supported in thread")) {
+					return true;
+				}
 			}
+			return false;
 		}
-		return false;
+		catch (RuntimeException e) {
+			// A user's exception whose getMessage or getCause throws is not Reactor's refusal.
+			return false;
+		}
 	}
 }

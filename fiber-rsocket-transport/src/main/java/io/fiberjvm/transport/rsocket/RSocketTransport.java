@@ -95,7 +95,8 @@ public final class RSocketTransport implements Transport {
 							.onErrorResume(error -> {
 								channel.dispose();
 								return Mono.error(error);
-							}))
+							})
+							.doOnCancel(channel::dispose))
 					.map(handle -> (TransportServer) handle);
 		});
 	}

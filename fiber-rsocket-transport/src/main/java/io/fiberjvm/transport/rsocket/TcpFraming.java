@@ -3,6 +3,7 @@ package io.fiberjvm.transport.rsocket;
 import java.io.IOException;
 
 import io.netty.channel.epoll.EpollDomainSocketChannel;
+import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.rsocket.DuplexConnection;
 import io.rsocket.transport.ClientTransport;
@@ -66,21 +67,24 @@ final class TcpFraming {
 	 * that one is closed and refused, and the peer goes on to TCP.
 	 */
 	private static Mono<Connection> ownedLocally(Connection connection) {
-		if (!(connection.channel() instanceof EpollDomainSocketChannel local)) {
+		if (!(connection.channel().remoteAddress() instanceof DomainSocketAddress)) {
 			return Mono.just(connection);
 		}
-		long user;
-		try {
-			user = local.peerCredentials().uid();
-		}
-		catch (IOException e) {
-			user = -1;
+		long user = -1;
+		// A local socket whose holder cannot be asked is refused like one held by another user.
+		if (connection.channel() instanceof EpollDomainSocketChannel local) {
+			try {
+				user = local.peerCredentials().uid();
+			}
+			catch (IOException e) {
+				user = -1;
+			}
 		}
 		if (LocalSockets.heldByThisUser(user)) {
 			return Mono.just(connection);
 		}
 		connection.dispose();
-		return Mono.error(new IOException("the local socket " + local.remoteAddress() + " is held by user " + user
+		return Mono.error(new IOException("the local socket " + connection.channel().remoteAddress() + " is held by user " + user
 				+ ", not this process's; not talking to it"));
 	}
 
