@@ -186,7 +186,7 @@ final class ManagerHost implements ProcessTarget {
 			Method method = methodOrNull(instance, call, serving.methods());
 			// No hand-off to the object's thread and back: the answer is on its way before the next frame is read.
 			if (method != null && serving.quick().trusted(method)
-					&& hosted.calls().runHereIfIdle(() -> run(call, hosted, null, serving, true))) {
+					&& hosted.calls().runHereIfIdle(() -> run(call, hosted, null, serving, method))) {
 				return;
 			}
 		}
@@ -194,55 +194,50 @@ final class ManagerHost implements ProcessTarget {
 		SequenceOut stream = call.mode() == CallFrame.Mode.CALL_MANY
 				? stream(call.id(), call.name(), hosted, serving.values(), serving.answers(), serving.streams()) : null;
 		// The object as its creation left it: this call runs after the creation, on the same executor.
-		hosted.calls().execute(() -> run(call, serving.objects().getOrDefault(call.object(), hosted), stream, serving, false));
+		hosted.calls().execute(() -> run(call, serving.objects().getOrDefault(call.object(), hosted), stream, serving, null));
 	}
 
 	/**
-	 * Runs a call on {@code hosted} and answers it, or starts its sequence; {@code direct}: on the connection's
-	 * thread, where blocking is refused.
+	 * Runs a call on {@code hosted} and answers it, or starts its sequence. {@code direct} is the method when the call
+	 * runs on the connection's thread, where blocking is refused, found already; null on the object's thread.
 	 */
-	private static void run(CallFrame call, Hosted hosted, @Nullable SequenceOut stream, Serving serving, boolean direct) {
-		Consumer<Throwable> fail = error -> {
-			serving.streams().remove(call.id());
-			serving.answers().send(call.id(), error, null);
-		};
+	private static void run(CallFrame call, Hosted hosted, @Nullable SequenceOut stream, Serving serving, @Nullable Method direct) {
 		Object instance = hosted.instance();
-		if (instance == null) {
-			Throwable failure = hosted.failure();
-			fail.accept(new IllegalStateException("the object was not created: " + failure, failure));
-			return;
-		}
-		Method method = null;
-		boolean counted = false;
+		Method method = direct;
 		// Reading the arguments and encoding the answer count with the method: they are the connection's time too.
 		// Handing the answer to the transport does not: its write is the connection's own work, direct or not.
 		long start = System.nanoTime();
+		Answer answer;
 		try {
-			method = method(instance, call, serving.methods());
+			if (instance == null) {
+				Throwable failure = hosted.failure();
+				throw new IllegalStateException("the object was not created: " + failure, failure);
+			}
+			if (method == null) {
+				method = method(instance, call, serving.methods());
+			}
 			Object result = method.invoke(instance, args(call, serving.values()));
 			if (stream != null) {
 				sequence(result).subscribe(stream);
+				return;
 			}
-			else {
-				Answer answer = serving.answers().answer(call.id(), result);
-				serving.quick().ran(method, System.nanoTime() - start);
-				counted = true;
-				serving.answers().send(answer);
-			}
+			answer = serving.answers().answer(call.id(), result);
 		}
 		catch (InvocationTargetException e) {
 			Throwable cause = e.getCause() != null ? e.getCause() : e;
-			fail.accept(direct && method != null ? blocked(cause, method, serving.quick()) : cause);
+			answer = serving.answers().failure(call.id(), direct != null ? blocked(cause, direct, serving.quick()) : cause);
 		}
 		catch (Throwable e) {
-			fail.accept(e);
+			answer = serving.answers().failure(call.id(), e);
 		}
-		finally {
-			// A sequence's call never runs directly: its time says nothing of the method's.
-			if (method != null && !counted && stream == null) {
-				serving.quick().ran(method, System.nanoTime() - start);
-			}
+		// A sequence's call never runs directly: its time says nothing of the method's.
+		if (method != null && stream == null) {
+			serving.quick().ran(method, System.nanoTime() - start);
 		}
+		if (stream != null) {
+			serving.streams().remove(call.id());
+		}
+		serving.answers().send(answer);
 	}
 
 	/** Whether a call's arguments are small enough to read on the connection's thread: under 64 KiB together. */
@@ -365,7 +360,8 @@ final class ManagerHost implements ProcessTarget {
 			}
 		}
 
-		private Answer failure(long id, Throwable error) {
+		/** The answer saying the call failed with {@code error}, cut to fit a frame. */
+		Answer failure(long id, Throwable error) {
 			return Answer.failure(id, RemoteException.encode(error, maxError));
 		}
 	}

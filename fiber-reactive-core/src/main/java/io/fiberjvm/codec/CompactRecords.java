@@ -96,14 +96,11 @@ final class CompactRecords {
 	 */
 	private long plan(Record value, List<Object> parts, List<Object> seen, int depth) {
 		Shape shape = shapes.get(value.getClass());
-		if (shape.why() != null || depth >= DEPTH) {
+		if (shape.why() != null || depth >= DEPTH || seenBefore(value, seen)) {
 			return -1;
 		}
 		parts.add(shape);
 		long size = 1 + 2 + shape.name().length + 1;
-		if (seenBefore(value, seen)) {
-			return -1;
-		}
 		for (Field field : shape.fields()) {
 			Object component;
 			try {

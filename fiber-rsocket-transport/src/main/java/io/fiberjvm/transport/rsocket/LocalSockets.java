@@ -47,9 +47,12 @@ final class LocalSockets {
 		return Epoll.isAvailable();
 	}
 
-	/** The name a server of the run with {@code secret} bound to {@code host} and TCP {@code port} listens on, or null when none. */
+	/**
+	 * The name a server of the run with {@code secret} bound to {@code host} and TCP {@code port} listens on, or null
+	 * when none: where sockets are not {@link #available}, or {@code host} is a name.
+	 */
 	static @Nullable DomainSocketAddress forServer(String secret, String host, int port) {
-		InetAddress address = literal(host);
+		InetAddress address = available() ? literal(host) : null;
 		if (address == null) {
 			return null;
 		}
@@ -59,10 +62,10 @@ final class LocalSockets {
 	/**
 	 * The names a peer tries, in order, before TCP, to reach a server of the run with {@code secret} at
 	 * {@code host}:{@code port}: the server bound to that address, then one bound to every interface; none unless
-	 * {@code host} is an IP address of this machine.
+	 * sockets are {@link #available} and {@code host} is an IP address of this machine.
 	 */
 	static List<DomainSocketAddress> forPeer(String secret, String host, int port) {
-		InetAddress address = literal(host);
+		InetAddress address = available() ? literal(host) : null;
 		if (address == null || !onThisMachine(address)) {
 			return List.of();
 		}

@@ -106,7 +106,7 @@ public final class RSocketTransport implements Transport {
 	 * then all come over TCP, as they would anyway.
 	 */
 	private Mono<ListeningChannel> local(Function<TcpServer, Mono<ListeningChannel>> serve, String host, int port) {
-		DomainSocketAddress name = LocalSockets.available() ? LocalSockets.forServer(settings.secret(), host, port) : null;
+		DomainSocketAddress name = LocalSockets.forServer(settings.secret(), host, port);
 		if (name == null) {
 			return Mono.empty();
 		}
@@ -153,8 +153,7 @@ public final class RSocketTransport implements Transport {
 		Objects.requireNonNull(endpoint, "endpoint");
 		Objects.requireNonNull(peerName, "peerName");
 		Objects.requireNonNull(router, "router");
-		List<DomainSocketAddress> local = LocalSockets.available()
-				? LocalSockets.forPeer(settings.secret(), endpoint.host(), endpoint.port()) : List.of();
+		List<DomainSocketAddress> local = LocalSockets.forPeer(settings.secret(), endpoint.host(), endpoint.port());
 		Mono<Connection> attempt = connect(endpoint, peerName, router, TcpClient.create().host(endpoint.host()).port(endpoint.port()));
 		// A server of the run on this machine is reached through its local socket when it has one; TCP otherwise.
 		for (int i = local.size() - 1; i >= 0; i--) {

@@ -70,14 +70,14 @@ final class TcpFraming {
 		if (!(connection.channel().remoteAddress() instanceof DomainSocketAddress)) {
 			return Mono.just(connection);
 		}
+		// A local socket whose holder cannot be asked (-1) is refused like one held by another user.
 		long user = -1;
-		// A local socket whose holder cannot be asked is refused like one held by another user.
 		if (connection.channel() instanceof EpollDomainSocketChannel local) {
 			try {
 				user = local.peerCredentials().uid();
 			}
 			catch (IOException e) {
-				user = -1;
+				// Not asked: refused below.
 			}
 		}
 		if (LocalSockets.heldByThisUser(user)) {

@@ -129,6 +129,7 @@ class LocalSocketsTest {
 
 	@Test
 	void onlyAddressesOfThisMachineLookForALocalSocketAndEachServerHasANameOfItsOwn() {
+		assumeTrue(LocalSockets.available(), "no native transport here");
 		assertThat(LocalSockets.forPeer("s", "127.0.0.1", 5000)).containsExactly(
 				LocalSockets.forServer("s", "127.0.0.1", 5000), LocalSockets.forServer("s", "0.0.0.0", 5000));
 		assertThat(LocalSockets.forPeer("s", "::1", 5000)).first().isEqualTo(LocalSockets.forServer("s", "::1", 5000));
