@@ -8,8 +8,8 @@ import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
- * At most so many worker processes starting at once; the others wait their turn, in order. JVMs that start
- * together on a machine's few cores starve each other, and running workers then miss their keep-alives.
+ * At most so many worker processes starting at once; the others wait their turn, in order, so a pool of
+ * hundreds of workers does not hold hundreds of starting JVMs in memory together.
  */
 final class StartLimit {
 

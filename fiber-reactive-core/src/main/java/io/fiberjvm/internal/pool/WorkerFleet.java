@@ -28,6 +28,12 @@ import io.fiberjvm.runtime.RuntimeContext;
 final class WorkerFleet {
 
 	private static final Logger log = LoggerFactory.getLogger(WorkerFleet.class);
+	/**
+	 * Processes starting at once per core of this machine. JVMs starting together finish sooner than in turns (a
+	 * started worker's first tasks compete with the next starts either way), and a child connects back within the
+	 * start timeout, not the keep-alive's; the bound keeps the memory of many starting JVMs in check.
+	 */
+	static final int STARTS_PER_CORE = 4;
 
 	private final RuntimeContext runtime;
 	private final String pool;
@@ -68,8 +74,8 @@ final class WorkerFleet {
 		this.dispatcher = dispatcher;
 		this.lifecycle = lifecycle;
 		this.allEnded = allEnded;
-		// As many processes start at a time as this machine has cores; on a cluster, nodes start pods side by side.
-		this.startLimit = new StartLimit(runtime.jobsRunOnThisMachine() ? Math.max(2, Runtime.getRuntime().availableProcessors()) : 64);
+		this.startLimit = new StartLimit(runtime.jobsRunOnThisMachine()
+				? STARTS_PER_CORE * Math.max(1, Runtime.getRuntime().availableProcessors()) : 64);
 	}
 
 	/** Starts the workers the pool wants and does not have: at once, or one process at a time after failed starts. */

@@ -46,6 +46,7 @@ final class ProcessLauncher {
 	private final Backend backend;
 	private final ShippedValues values;
 	private final String javaExecutable;
+	private final List<String> jvmOptions;
 	private final @Nullable SharedClassArchive classArchive;
 	private final Map<String, ProcessSupervisor> processes = new ConcurrentHashMap<>();
 	private final AtomicLong counter = new AtomicLong();
@@ -59,9 +60,10 @@ final class ProcessLauncher {
 		this.javaExecutable = config.get(ConfigKeys.JAVA).isEmpty()
 				? Path.of(System.getProperty("java.home"), "bin", "java").toString()
 				: config.get(ConfigKeys.JAVA);
+		this.jvmOptions = jvmOptions(config);
 		this.classArchive = config.get(ConfigKeys.CLASS_SHARING) && backend.runsJobsOnThisMachine()
-				? SharedClassArchive.forClasspath(javaExecutable, System.getProperty("java.class.path"),
-						Path.of(System.getProperty("java.io.tmpdir"), "fiber-cds"))
+				? SharedClassArchive.forClasspath(javaExecutable, jvmOptions, System.getProperty("java.class.path"),
+						SharedClassArchive.Format.forJava(javaExecutable), Path.of(System.getProperty("java.io.tmpdir"), "fiber-cds"))
 				: null;
 	}
 
@@ -157,7 +159,7 @@ final class ProcessLauncher {
 		List<String> command = new ArrayList<>();
 		command.add(javaExecutable);
 		command.addAll(archiveOptions);
-		command.addAll(config.get(ConfigKeys.JVM_OPTIONS));
+		command.addAll(jvmOptions);
 		// Who the child is, for every log line it writes (LogKeys); configuration does not read these two.
 		command.add("-D" + LogKeys.RUN + "=" + runId);
 		command.add("-D" + LogKeys.PROCESS + "=" + jobId);
@@ -168,6 +170,17 @@ final class ProcessLauncher {
 		command.add(parent.toString());
 		command.add(jobId);
 		return command;
+	}
+
+	/**
+	 * A child's JVM options: the configured ones after the children's defaults, so a configured value wins. Netty's
+	 * flight-recorder events are off by default: registering them costs a child a sixth of its start.
+	 */
+	private static List<String> jvmOptions(FiberConfig config) {
+		List<String> options = new ArrayList<>();
+		options.add("-Dio.netty.jfr.enabled=false");
+		options.addAll(config.get(ConfigKeys.JVM_OPTIONS));
+		return List.copyOf(options);
 	}
 
 	private Map<String, String> childEnvironment() {

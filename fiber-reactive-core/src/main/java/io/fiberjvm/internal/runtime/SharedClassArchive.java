@@ -17,33 +17,74 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One JDK class-data archive (dynamic AppCDS) shared by every child JVM of a classpath, which about
- * halves a child's start time.
+ * One archive of the classes child JVMs load, shared by every child of a classpath: the JDK's AOT cache
+ * where the children run JDK 25 or later, a dynamic class-data archive (AppCDS) before; it takes a third
+ * to a half off a child's start.
  *
- * <p>The first child is started with {@code -XX:ArchiveClassesAtExit} and writes the archive to a
- * private name as it exits; the parent then moves it into place atomically, and later children map it
- * with {@code -XX:SharedArchiveFile}. The archive's name is a hash of the java executable and of every
- * classpath jar's path, size and modification time, so a changed jar or JDK gets a new archive. The JDK
- * only archives classes from jars: a classpath with a directory on it gets no archive.
+ * <p>The first child is started with the option that has it write the archive to a private name as it
+ * exits; the parent then moves it into place atomically, and later children map it. The archive's name
+ * is a hash of the java executable, the children's JVM options and every classpath jar's path, size and
+ * modification time, so a changed jar, JDK or option gets a new archive. The JDK only archives classes
+ * from jars: a classpath with a directory on it gets no archive.
  */
 final class SharedClassArchive {
 
+	/** How the JDK of the children writes and reads the archive. */
+	enum Format {
+		/** JDK 13 and later: a dynamic class-data archive of the classes loaded. */
+		CLASS_DATA("-XX:ArchiveClassesAtExit=", "-XX:SharedArchiveFile=", ".jsa"),
+		/** JDK 25 and later: classes loaded and linked, with their method profiles. */
+		AOT_CACHE("-XX:AOTCacheOutput=", "-XX:AOTCache=", ".aot");
+
+		private final String write;
+		private final String read;
+		private final String suffix;
+
+		Format(String write, String read, String suffix) {
+			this.write = write;
+			this.read = read;
+			this.suffix = suffix;
+		}
+
+		/**
+		 * The format children started with {@code java} use: the AOT cache when {@code java} is this JVM's
+		 * own and it is JDK 25 or later; otherwise the class-data archive, which every supported JDK has.
+		 */
+		static Format forJava(String java) {
+			if (Runtime.version().feature() < 25) {
+				return CLASS_DATA;
+			}
+			try {
+				Path own = Path.of(System.getProperty("java.home"), "bin", "java").toRealPath();
+				return own.equals(Path.of(java).toRealPath()) ? AOT_CACHE : CLASS_DATA;
+			}
+			catch (IOException e) {
+				return CLASS_DATA;
+			}
+		}
+	}
+
 	private final Path archive;
+	private final Format format;
 	private final AtomicBoolean writing = new AtomicBoolean();
 	private final AtomicLong attempts = new AtomicLong();
 
-	private SharedClassArchive(Path archive) {
+	private SharedClassArchive(Path archive, Format format) {
 		this.archive = archive;
+		this.format = format;
 	}
 
 	/**
-	 * The archive for children started with {@code java} and {@code classpath}, kept in {@code dir};
-	 * {@code null} when the classpath holds anything but jars.
+	 * The archive for children started with {@code java}, {@code jvmOptions} and {@code classpath}, in
+	 * {@code format}, kept in {@code dir}; {@code null} when the classpath holds anything but jars.
 	 */
-	static @Nullable SharedClassArchive forClasspath(String java, String classpath, Path dir) {
+	static @Nullable SharedClassArchive forClasspath(String java, List<String> jvmOptions, String classpath, Format format, Path dir) {
 		try {
 			MessageDigest digest = MessageDigest.getInstance("SHA-256");
 			update(digest, Path.of(java));
+			for (String option : jvmOptions) {
+				digest.update((option + "\n").getBytes(StandardCharsets.UTF_8));
+			}
 			for (String entry : classpath.split(File.pathSeparator)) {
 				Path jar = Path.of(entry);
 				if (entry.isEmpty() || !Files.isRegularFile(jar) || !entry.endsWith(".jar")) {
@@ -51,8 +92,8 @@ final class SharedClassArchive {
 				}
 				update(digest, jar);
 			}
-			String name = HexFormat.of().formatHex(digest.digest(), 0, 12) + ".jsa";
-			return new SharedClassArchive(dir.resolve(name));
+			String name = HexFormat.of().formatHex(digest.digest(), 0, 12) + format.suffix;
+			return new SharedClassArchive(dir.resolve(name), format);
 		}
 		catch (IOException | NoSuchAlgorithmException e) {
 			return null;
@@ -78,7 +119,7 @@ final class SharedClassArchive {
 	 */
 	Lease lease() {
 		if (Files.isRegularFile(archive)) {
-			return new Lease(List.of("-XX:SharedArchiveFile=" + archive), null);
+			return new Lease(List.of(format.read + archive), null);
 		}
 		if (writing.compareAndSet(false, true)) {
 			Path draft = archive.resolveSibling(archive.getFileName() + "." + ProcessHandle.current().pid() + "-"
@@ -90,7 +131,7 @@ final class SharedClassArchive {
 				writing.set(false);
 				return new Lease(List.of(), null);
 			}
-			return new Lease(List.of("-XX:ArchiveClassesAtExit=" + draft), draft);
+			return new Lease(List.of(format.write + draft), draft);
 		}
 		return new Lease(List.of(), null);
 	}

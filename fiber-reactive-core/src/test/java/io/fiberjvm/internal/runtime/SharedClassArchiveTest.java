@@ -4,6 +4,7 @@ import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,13 +22,13 @@ class SharedClassArchiveTest {
 	@Test
 	void aDirectoryOnTheClasspathMeansNoArchive(@TempDir Path dir) throws Exception {
 		String classpath = jar(dir, "a.jar") + File.pathSeparator + Files.createDirectory(dir.resolve("classes"));
-		assertThat(SharedClassArchive.forClasspath(JAVA, classpath, dir.resolve("cds"))).isNull();
-		assertThat(SharedClassArchive.forClasspath(JAVA, dir.resolve("missing.jar").toString(), dir.resolve("cds"))).isNull();
+		assertThat(SharedClassArchive.forClasspath(JAVA, List.of(), classpath, SharedClassArchive.Format.CLASS_DATA, dir.resolve("cds"))).isNull();
+		assertThat(SharedClassArchive.forClasspath(JAVA, List.of(), dir.resolve("missing.jar").toString(), SharedClassArchive.Format.CLASS_DATA, dir.resolve("cds"))).isNull();
 	}
 
 	@Test
 	void oneChildWritesTheOthersWaitThenAllShare(@TempDir Path dir) throws Exception {
-		SharedClassArchive archive = SharedClassArchive.forClasspath(JAVA, jar(dir, "a.jar").toString(), dir.resolve("cds"));
+		SharedClassArchive archive = SharedClassArchive.forClasspath(JAVA, List.of(), jar(dir, "a.jar").toString(), SharedClassArchive.Format.CLASS_DATA, dir.resolve("cds"));
 		SharedClassArchive.Lease writer = archive.lease();
 		assertThat(writer.options()).singleElement().asString().startsWith("-XX:ArchiveClassesAtExit=");
 		assertThat(archive.lease().options()).as("a second child while the first writes").isEmpty();
@@ -43,7 +44,7 @@ class SharedClassArchiveTest {
 
 	@Test
 	void aWriterThatDiedWithoutAnArchiveLetsTheNextChildTry(@TempDir Path dir) throws Exception {
-		SharedClassArchive archive = SharedClassArchive.forClasspath(JAVA, jar(dir, "a.jar").toString(), dir.resolve("cds"));
+		SharedClassArchive archive = SharedClassArchive.forClasspath(JAVA, List.of(), jar(dir, "a.jar").toString(), SharedClassArchive.Format.CLASS_DATA, dir.resolve("cds"));
 		SharedClassArchive.Lease writer = archive.lease();
 		writer.release();
 		assertThat(archive.path()).doesNotExist();
@@ -53,9 +54,38 @@ class SharedClassArchiveTest {
 	@Test
 	void aChangedJarGetsAnotherArchive(@TempDir Path dir) throws Exception {
 		Path jar = jar(dir, "a.jar");
-		Path before = SharedClassArchive.forClasspath(JAVA, jar.toString(), dir).path();
+		Path before = SharedClassArchive.forClasspath(JAVA, List.of(), jar.toString(), SharedClassArchive.Format.CLASS_DATA, dir).path();
 		Files.setLastModifiedTime(jar, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() - 60_000));
-		Path after = SharedClassArchive.forClasspath(JAVA, jar.toString(), dir).path();
+		Path after = SharedClassArchive.forClasspath(JAVA, List.of(), jar.toString(), SharedClassArchive.Format.CLASS_DATA, dir).path();
 		assertThat(after).isNotEqualTo(before);
+	}
+
+	@Test
+	void anotherJvmOptionGetsAnotherArchive(@TempDir Path dir) throws Exception {
+		String jar = jar(dir, "a.jar").toString();
+		Path plain = SharedClassArchive.forClasspath(JAVA, List.of(), jar, SharedClassArchive.Format.CLASS_DATA, dir).path();
+		Path serial = SharedClassArchive.forClasspath(JAVA, List.of("-XX:+UseSerialGC"), jar, SharedClassArchive.Format.CLASS_DATA, dir).path();
+		assertThat(serial).isNotEqualTo(plain);
+	}
+
+	@Test
+	void theAotCacheIsWrittenAndReadWithItsOwnOptions(@TempDir Path dir) throws Exception {
+		SharedClassArchive archive = SharedClassArchive.forClasspath(JAVA, List.of(), jar(dir, "a.jar").toString(),
+				SharedClassArchive.Format.AOT_CACHE, dir.resolve("aot"));
+		assertThat(archive.path().getFileName().toString()).endsWith(".aot");
+		SharedClassArchive.Lease writer = archive.lease();
+		assertThat(writer.options()).singleElement().asString().startsWith("-XX:AOTCacheOutput=");
+		Files.write(Path.of(writer.options().get(0).substring("-XX:AOTCacheOutput=".length())), new byte[] {42});
+		writer.release();
+		assertThat(archive.lease().options()).containsExactly("-XX:AOTCache=" + archive.path());
+	}
+
+	@Test
+	void onlyThisJvmsOwnJavaOnJdk25OrLaterGetsTheAotCache(@TempDir Path dir) throws Exception {
+		SharedClassArchive.Format own = Runtime.version().feature() >= 25 ? SharedClassArchive.Format.AOT_CACHE
+				: SharedClassArchive.Format.CLASS_DATA;
+		assertThat(SharedClassArchive.Format.forJava(JAVA)).isEqualTo(own);
+		// A java this JVM cannot vouch for (here a file that is no JDK at all) gets what every JDK reads.
+		assertThat(SharedClassArchive.Format.forJava(jar(dir, "java").toString())).isEqualTo(SharedClassArchive.Format.CLASS_DATA);
 	}
 }
