@@ -9,6 +9,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 import io.fiberjvm.benchmarks.PoolOverheadHarness.Summary;
 
 /**
@@ -20,8 +22,21 @@ import io.fiberjvm.benchmarks.PoolOverheadHarness.Summary;
  */
 final class FastPathReport {
 
-	/** One row: the metric it shows, what the row says, how to print a value, and which way is better. */
-	record Row(String key, String label, String format, boolean lowerIsBetter) {
+	/**
+	 * One row: the metric it shows, what the row says, how to print a value, which way is better, and the metric a
+	 * column without this one shows instead (null for none).
+	 */
+	record Row(String key, String label, String format, boolean lowerIsBetter, @Nullable String instead) {
+
+		Row(String key, String label, String format, boolean lowerIsBetter) {
+			this(key, label, format, lowerIsBetter, null);
+		}
+
+		/** The values {@code column} shows in this row. */
+		List<Double> values(FastPathColumn column) {
+			List<Double> own = column.values(key);
+			return own.isEmpty() && instead != null ? column.values(instead) : own;
+		}
 
 		String probe() {
 			return key.substring(0, key.indexOf('/'));
@@ -30,6 +45,8 @@ final class FastPathReport {
 
 	static final List<Row> ROWS = List.of(
 			new Row("pool-start/seconds", "pool of 8: from creating it until all 8 workers have answered, s", "%.3f", true),
+			new Row("pool-start/reused_seconds", "the same, for a pool of 8 opened after one closed, s", "%.3f", true,
+					"pool-start/seconds"),
 			new Row("queue-echo/p50_us", "queue echo through a child, p50 µs", "%.1f", true),
 			new Row("queue-echo/p99_us", "queue echo through a child, p99 µs", "%.1f", true),
 			new Row("noop/tasks_per_second", "no-op tasks/s, pool of 2, chunks of %CHUNK%", "%,.0f", false));
@@ -51,7 +68,7 @@ final class FastPathReport {
 		StringBuilder md = new StringBuilder("# Fast paths: Python Fiber, multiprocessing and this project\n\n");
 		md.append(String.format(Locale.ROOT, "%s, %s %s, %d cores. Mean of %d timed runs, with their range; %d warm-up passes "
 				+ "before the queue echo (%,d round trips a pass, one item in flight) and the no-op passes (%,d tasks a pass); "
-				+ "a pool start has none (each run starts a new pool). Ratios are of means, this project's over the peer's: "
+				+ "a pool start has none (each run starts new pools). Ratios are of means, this project's over the peer's: "
 				+ "below 1 is better for times, above 1 for tasks/s. The Python columns run `benchmarks/python/fast_path.py` "
 				+ "after this project's figures, alone on the machine.\n\n",
 				ZonedDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE), System.getProperty("java.vm.name"),
@@ -74,7 +91,11 @@ final class FastPathReport {
 		}
 		md.append("\nHow each probe runs: the pool start times rounds of 4 × 8 tasks (one a chunk, each sleeping 1 ms and "
 				+ "answering its process id) until 8 distinct ids have answered, from the pool's creation (Python) or `open()` "
-				+ "(this project, with `chunkSize(1)`, its runtime already listening). The queue echo puts a 64-byte item on "
+				+ "(this project, with `chunkSize(1)`, its runtime already listening). This project's first pool of each run "
+				+ "is the first of a new `Fiber`, so it starts eight JVMs; the second row is the next pool of that `Fiber`, "
+				+ "opened once the first has closed, which runs in the first one's idle worker JVMs (`worker-idle-time`). "
+				+ "Python Fiber and multiprocessing start new processes for every pool, so their second row repeats their "
+				+ "first. The queue echo puts a 64-byte item on "
 				+ "queue A, a child process takes it and puts it on queue B, the parent takes it: Python Fiber's and "
 				+ "multiprocessing's `SimpleQueue`, this project's `FiberQueue<byte[]>` with the default `receive()` on both "
 				+ "consumers. The no-op probe maps `x -> x` over the tasks with the same chunk size everywhere "
@@ -98,7 +119,7 @@ final class FastPathReport {
 
 	/** {@code 163.0 (160.2–171.4)}, or why the probe did not run in this column. */
 	private static String cell(FastPathColumn column, Row row) {
-		List<Double> values = column.values(row.key());
+		List<Double> values = row.values(column);
 		if (values.isEmpty()) {
 			return column.missingReason(row.probe()) != null ? "not run" : "no value";
 		}
@@ -109,7 +130,7 @@ final class FastPathReport {
 
 	private static String ratio(FastPathColumn ours, FastPathColumn peer, Row row) {
 		List<Double> mine = ours.values(row.key());
-		List<Double> theirs = peer.values(row.key());
+		List<Double> theirs = row.values(peer);
 		if (mine.isEmpty() || theirs.isEmpty()) {
 			return "";
 		}

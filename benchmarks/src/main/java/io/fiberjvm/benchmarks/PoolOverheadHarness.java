@@ -112,7 +112,7 @@ public final class PoolOverheadHarness {
 				closeAndWait(pool, POOL_CLOSE);
 			}
 
-			// The five-worker pool is gone first, so its idle JVMs do not share the two cores with this test.
+			// The five-worker pool has closed first: two of its worker JVMs serve this pool, the other three wait idle.
 			FiberPool small = fiber.pool(NOOP_WORKERS).open();
 			ExecutorService twoThreads = Executors.newFixedThreadPool(NOOP_WORKERS);
 			try {

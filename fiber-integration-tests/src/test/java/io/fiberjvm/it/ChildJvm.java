@@ -41,8 +41,14 @@ final class ChildJvm implements AutoCloseable {
 
 	static ChildJvm start(Class<?> main, Map<String, String> env, String classpath, List<String> jvmOptions, String... args)
 			throws IOException {
+		return start(Path.of(System.getProperty("java.home"), "bin", "java").toString(), main, env, classpath, jvmOptions, args);
+	}
+
+	/** As {@link #start(Class, Map, String, List, String...)}, with the {@code java} executable given. */
+	static ChildJvm start(String java, Class<?> main, Map<String, String> env, String classpath, List<String> jvmOptions,
+			String... args) throws IOException {
 		List<String> command = new ArrayList<>();
-		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+		command.add(java);
 		command.addAll(jvmOptions);
 		command.addAll(List.of("-cp", classpath, main.getName()));
 		command.addAll(List.of(args));

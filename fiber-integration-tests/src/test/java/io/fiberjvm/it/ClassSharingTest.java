@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * With a classpath of jars, the first child writes a class-data archive and the next children map it.
@@ -25,6 +27,31 @@ class ClassSharingTest {
 
 	@Test
 	void firstChildWritesTheArchiveAndLaterChildrenShareIt(@TempDir Path dir) throws Exception {
+		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+		// On JDK 25 and later the children share an AOT cache instead (the next test).
+		assumeTrue(Runtime.version().feature() < 25, "this JVM is JDK 25 or later");
+		List<String> options = childOptions(dir, java);
+		Path tmp = dir.resolve("tmp");
+		assertThat(options.get(0)).contains("-XX:ArchiveClassesAtExit=" + tmp.resolve("fiber-cds"));
+		assertThat(options.get(1)).contains("-XX:SharedArchiveFile=" + tmp.resolve("fiber-cds"));
+		assertThat(options.get(2)).contains("-XX:SharedArchiveFile=" + tmp.resolve("fiber-cds"));
+		assertThat(archive(tmp).toString()).endsWith(".jsa");
+	}
+
+	@Test
+	void onJdk25TheFirstChildWritesAnAotCacheAndLaterChildrenUseIt(@TempDir Path dir) throws Exception {
+		Optional<Path> jdk25 = jdk25OrLater();
+		assumeTrue(jdk25.isPresent(), "no JDK 25 or later on this machine");
+		List<String> options = childOptions(dir, jdk25.get().resolve("bin").resolve("java").toString());
+		Path tmp = dir.resolve("tmp");
+		assertThat(options.get(0)).contains("-XX:AOTCacheOutput=" + tmp.resolve("fiber-cds"));
+		assertThat(options.get(1)).contains("-XX:AOTCache=" + tmp.resolve("fiber-cds"));
+		assertThat(options.get(2)).contains("-XX:AOTCache=" + tmp.resolve("fiber-cds"));
+		assertThat(archive(tmp).toString()).endsWith(".aot");
+	}
+
+	/** The JVM options of three children started one after the other by a parent run with {@code java} from jars only. */
+	private static List<String> childOptions(Path dir, String java) throws Exception {
 		List<String> jars = new ArrayList<>();
 		int n = 0;
 		for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
@@ -39,22 +66,54 @@ class ClassSharingTest {
 			}
 		}
 		Path tmp = Files.createDirectories(dir.resolve("tmp"));
-		try (ChildJvm parent = ChildJvm.start(ClassSharingParent.class, Map.of(), String.join(File.pathSeparator, jars),
+		try (ChildJvm parent = ChildJvm.start(java, ClassSharingParent.class, Map.of(), String.join(File.pathSeparator, jars),
 				List.of("-Djava.io.tmpdir=" + tmp))) {
-			String first = parent.awaitLine("CHILD 0 options");
-			String second = parent.awaitLine("CHILD 1 options");
-			String third = parent.awaitLine("CHILD 2 options");
+			List<String> options = new ArrayList<>();
+			for (int i = 0; i < 3; i++) {
+				options.add(parent.awaitLine("CHILD " + i + " options"));
+			}
 			parent.awaitLine("DONE");
-			assertThat(first).contains("-XX:ArchiveClassesAtExit=" + tmp.resolve("fiber-cds"));
-			assertThat(second).contains("-XX:SharedArchiveFile=" + tmp.resolve("fiber-cds"));
-			assertThat(third).contains("-XX:SharedArchiveFile=" + tmp.resolve("fiber-cds"));
+			return options;
 		}
+	}
+
+	/** The one archive the children left in {@code tmp}, not empty. */
+	private static Path archive(Path tmp) throws IOException {
 		try (Stream<Path> archives = Files.list(tmp.resolve("fiber-cds"))) {
 			List<Path> files = archives.toList();
 			assertThat(files).hasSize(1);
-			assertThat(files.get(0).toString()).endsWith(".jsa");
 			assertThat(Files.size(files.get(0))).isPositive();
+			return files.get(0);
 		}
+	}
+
+	/** A JDK of release 25 or later among this machine's installed JDKs, if there is one. */
+	private static Optional<Path> jdk25OrLater() throws IOException {
+		Path jvms = Path.of("/usr/lib/jvm");
+		if (!Files.isDirectory(jvms)) {
+			return Optional.empty();
+		}
+		try (Stream<Path> homes = Files.list(jvms)) {
+			return homes.filter(home -> Files.isExecutable(home.resolve("bin").resolve("java")))
+					.filter(home -> feature(home.resolve("release")) >= 25)
+					.sorted()
+					.findFirst();
+		}
+	}
+
+	private static int feature(Path release) {
+		try {
+			for (String line : Files.readAllLines(release)) {
+				if (line.startsWith("JAVA_VERSION=")) {
+					String version = line.substring("JAVA_VERSION=".length()).replace("\"", "");
+					return Integer.parseInt(version.split("[.+-]")[0]);
+				}
+			}
+		}
+		catch (IOException | NumberFormatException e) {
+			// not a JDK this test can read
+		}
+		return 0;
 	}
 
 	private static void jarUp(Path classes, Path jar) throws IOException {

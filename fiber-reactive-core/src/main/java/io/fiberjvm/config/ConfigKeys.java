@@ -89,6 +89,11 @@ public final class ConfigKeys {
 			"How long a terminated job-backed process gets to exit before it is killed.",
 			ConfigKeys::positiveDuration));
 
+	/** How long a pool worker's JVM whose pool closed waits for the next pool to serve. */
+	public static final ConfigKey<Duration> WORKER_IDLE_TIME = register(new ConfigKey<>("worker-idle-time", "duration", "10s",
+			"How long a worker JVM whose pool closed stays, idle, to serve the next pool of this run asking for the same resources (which then starts without starting a JVM); 0s ends it with its pool. Closing the Fiber ends idle JVMs at once.",
+			ConfigKeys::durationOrZero));
+
 	/** The {@code java} executable for child JVMs. */
 	public static final ConfigKey<String> JAVA = register(new ConfigKey<>("java", "path", "",
 			"The java executable for child JVMs; empty uses the parent's own (java.home/bin/java).",
@@ -278,6 +283,14 @@ public final class ConfigKeys {
 		Duration d = parseDuration(text);
 		if (d.isNegative() || d.isZero()) {
 			throw new IllegalArgumentException("'" + text + "' must be longer than zero");
+		}
+		return d;
+	}
+
+	private static Duration durationOrZero(String text) {
+		Duration d = parseDuration(text);
+		if (d.isNegative()) {
+			throw new IllegalArgumentException("'" + text + "' must not be negative");
 		}
 		return d;
 	}

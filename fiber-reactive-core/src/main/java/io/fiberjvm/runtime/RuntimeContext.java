@@ -72,6 +72,17 @@ public interface RuntimeContext {
 	 */
 	Mono<FiberProcess> start(ProcessTarget target, String name, ResourceSpec resources, Map<String, String> environment);
 
+	/**
+	 * Starts {@code target} as {@link #start} does, for a target that leaves nothing behind that the next could
+	 * trip on (a pool worker's): in a JVM that such a target with the same resources left idle, when there is one
+	 * ({@code worker-idle-time}), else in a new JVM that stays idle after it. The process emitted is this target's
+	 * run: it exits with code 0 once the target has returned, whether or not its JVM stays; terminating it ends
+	 * the JVM while the target runs.
+	 */
+	default Mono<FiberProcess> startReusable(ProcessTarget target, String name, ResourceSpec resources) {
+		return start(target, name, resources, Map.of());
+	}
+
 	/** Whether the processes this runtime starts run on this machine and share its cores (the local backend). */
 	boolean jobsRunOnThisMachine();
 

@@ -23,6 +23,11 @@ public record TargetFrame(List<String> allow, byte[] target) {
 				.array();
 	}
 
+	/** Whether {@code frame} is a target frame (and not, say, the empty frame that answers a finished child). */
+	public static boolean isTarget(byte[] frame) {
+		return frame.length > 0 && frame[0] == FrameKind.TARGET.code();
+	}
+
 	public static TargetFrame decode(byte[] frame) {
 		FrameReader in = FrameReader.open(frame, FrameKind.TARGET);
 		List<String> allow = in.readTexts("patterns");

@@ -154,7 +154,7 @@ final class WorkerFleet {
 			host.launched = true;
 		}
 		List<String> workers = host.slots.stream().map(slot -> slot.name).toList();
-		runtime.start(workerTarget.apply(workers), host.name, resources, Map.of()).subscribe(process -> {
+		runtime.startReusable(workerTarget.apply(workers), host.name, resources).subscribe(process -> {
 			started(host, process);
 			Mono.firstWithSignal(process.onRunning(), process.onExit().then()).subscribe(null, error -> startEnded(), this::startEnded);
 		}, error -> {

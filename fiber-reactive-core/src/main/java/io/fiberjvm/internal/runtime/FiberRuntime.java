@@ -167,6 +167,15 @@ public final class FiberRuntime implements RuntimeContext {
 	}
 
 	@Override
+	public Mono<FiberProcess> startReusable(ProcessTarget target, String name, ResourceSpec resources) {
+		Objects.requireNonNull(target, "target");
+		Objects.requireNonNull(name, "name");
+		Objects.requireNonNull(resources, "resources");
+		return Mono.defer(() -> closed.get() ? Mono.error(closedError("start process '" + name + "'"))
+				: launcher.startReusable(target, name, resources, listener.address()));
+	}
+
+	@Override
 	public boolean jobsRunOnThisMachine() {
 		return backend.runsJobsOnThisMachine();
 	}

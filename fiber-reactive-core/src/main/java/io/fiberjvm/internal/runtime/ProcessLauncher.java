@@ -50,6 +50,7 @@ final class ProcessLauncher {
 	private final @Nullable SharedClassArchive classArchive;
 	private final Map<String, ProcessSupervisor> processes = new ConcurrentHashMap<>();
 	private final AtomicLong counter = new AtomicLong();
+	private final IdleJvms idle;
 
 	ProcessLauncher(FiberConfig config, String runId, String secret, Backend backend, ShippedValues values) {
 		this.config = config;
@@ -61,6 +62,7 @@ final class ProcessLauncher {
 				? Path.of(System.getProperty("java.home"), "bin", "java").toString()
 				: config.get(ConfigKeys.JAVA);
 		this.jvmOptions = jvmOptions(config);
+		this.idle = new IdleJvms(config.get(ConfigKeys.WORKER_IDLE_TIME));
 		this.classArchive = config.get(ConfigKeys.CLASS_SHARING) && backend.runsJobsOnThisMachine()
 				? SharedClassArchive.forClasspath(javaExecutable, jvmOptions, System.getProperty("java.class.path"),
 						SharedClassArchive.Format.forJava(javaExecutable), Path.of(System.getProperty("java.io.tmpdir"), "fiber-cds"))
@@ -73,18 +75,46 @@ final class ProcessLauncher {
 	 */
 	Mono<FiberProcess> start(ProcessTarget target, String name, ResourceSpec resources, Map<String, String> environment,
 			Mono<Endpoint> parent) {
+		byte[] frame = targetFrame(target, name);
+		String jobId = jobIdFor(name);
+		return parent.flatMap(address -> launch(address, frame, jobId, name, resources, environment, false));
+	}
+
+	/**
+	 * As {@link #start}, for a target that may share its JVM with others in turn: it runs in a JVM an earlier such
+	 * target with the same resources left idle, if there is one, and otherwise in a new one that stays idle after it.
+	 */
+	Mono<FiberProcess> startReusable(ProcessTarget target, String name, ResourceSpec resources, Mono<Endpoint> parent) {
+		if (!idle.keepsJvms()) {
+			return start(target, name, resources, Map.of(), parent);
+		}
+		byte[] frame = targetFrame(target, name);
+		return Mono.defer(() -> {
+			for (IdleJvms.Waiting waiting = idle.take(resources); waiting != null; waiting = idle.take(resources)) {
+				TargetRun run = waiting.jvm.nextRun(name);
+				if (run != null) {
+					log.debug("process '{}' runs in the idle JVM of job {}", name, waiting.jvm.jobId());
+					waiting.hand(frame);
+					return Mono.just((FiberProcess) run);
+				}
+			}
+			String jobId = jobIdFor(name);
+			return parent.flatMap(address -> launch(address, frame, jobId, name, resources, Map.of(), true));
+		});
+	}
+
+	/** The frame a child fetches its target in; fails at once when the target cannot travel. */
+	private byte[] targetFrame(ProcessTarget target, String name) {
 		String what = "the target of process '" + name + "'";
 		List<String> allow = List.of(ShippedValues.packagePattern(target.getClass()));
 		byte[] bytes = values.writeFunction(target, what);
 		// Read back here, so a target the child would refuse fails now, before any job exists.
 		values.readFunction(bytes, allow, ProcessTarget.class, what);
-		byte[] frame = new TargetFrame(allow, bytes).encode();
-		String jobId = jobIdFor(name);
-		return parent.flatMap(address -> launch(address, frame, jobId, name, resources, environment));
+		return new TargetFrame(allow, bytes).encode();
 	}
 
 	private Mono<FiberProcess> launch(Endpoint parent, byte[] target, String jobId, String name, ResourceSpec resources,
-			Map<String, String> environment) {
+			Map<String, String> environment, boolean reusable) {
 		SharedClassArchive.Lease archive = classArchive != null ? classArchive.lease() : null;
 		JobSpec spec = JobSpec.of(jobId, childCommand(parent, jobId, archive == null ? List.of() : archive.options()))
 				.withEnvironment(environment)
@@ -92,7 +122,9 @@ final class ProcessLauncher {
 				.withResources(resources)
 				.withLabel("fiber-run", runId)
 				.withLabel("fiber-process", jobId);
-		ProcessSupervisor supervisor = new ProcessSupervisor(name, jobId, target, resources, config.get(ConfigKeys.START_TIMEOUT));
+		ProcessSupervisor supervisor = new ProcessSupervisor(name, jobId, target, resources, config.get(ConfigKeys.START_TIMEOUT),
+				reusable ? idle : null);
+		FiberProcess process = reusable ? supervisor.firstRun() : supervisor;
 		processes.put(jobId, supervisor);
 		// The job is attached whatever the caller does, so a cancelled start cannot leave an unknown child.
 		Mono<Job> created = backend.create(spec).cache();
@@ -114,7 +146,7 @@ final class ProcessLauncher {
 				archive.release();
 			}
 		});
-		return created.map(job -> (FiberProcess) supervisor)
+		return created.map(job -> process)
 				.doOnCancel(() -> created.flatMap(Job::terminate).subscribe(done -> { }, error -> { }));
 	}
 
@@ -136,8 +168,9 @@ final class ProcessLauncher {
 				.toList();
 	}
 
-	/** Terminates every process, waiting at most {@code wait} for them to end. */
+	/** Lets idle JVMs exit, then terminates every process, waiting at most {@code wait} for them to end. */
 	Mono<Void> terminateAll(Duration wait) {
+		idle.closeAll();
 		return Flux.fromIterable(new ArrayList<>(processes.values()))
 				.flatMap(p -> p.terminate().onErrorResume(e -> Mono.empty()))
 				.then()

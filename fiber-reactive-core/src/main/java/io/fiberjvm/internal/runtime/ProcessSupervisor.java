@@ -23,6 +23,10 @@ import io.fiberjvm.transport.Routes;
 /**
  * The parent's side of one job-backed process: it hands the child its target, records how the target
  * ended and turns the job's exit into {@link #onExit()} and {@link #join()}.
+ *
+ * <p>A JVM started for a reusable target runs one {@link TargetRun} after another: when a run's target has
+ * returned, the child waits among the {@link IdleJvms} for the next target with the same resources instead of
+ * exiting.
  */
 final class ProcessSupervisor implements FiberProcess {
 
@@ -34,18 +38,42 @@ final class ProcessSupervisor implements FiberProcess {
 	private final byte[] target;
 	private final ResourceSpec resources;
 	private final Duration startTimeout;
+	/** Where this JVM waits between runs; null for a JVM that runs one target and exits. */
+	private final @Nullable IdleJvms idle;
 	private final Sinks.One<Job> job = Sinks.one();
 	private final Sinks.Empty<Void> running = Sinks.empty();
 	private volatile @Nullable Job started;
 	private volatile @Nullable OutcomeFrame outcome;
 	private volatile boolean connected;
+	// Guarded by this: the run of a reusable JVM's target, if one is under way, and whether the job has ended.
+	private @Nullable TargetRun run;
+	private boolean jobEnded;
 
-	ProcessSupervisor(String name, String jobId, byte[] target, ResourceSpec resources, Duration startTimeout) {
+	ProcessSupervisor(String name, String jobId, byte[] target, ResourceSpec resources, Duration startTimeout,
+			@Nullable IdleJvms idle) {
 		this.name = name;
 		this.jobId = jobId;
 		this.target = target;
 		this.resources = resources;
 		this.startTimeout = startTimeout;
+		this.idle = idle;
+	}
+
+	/** The run of this reusable JVM's first target, running once the child has fetched it. */
+	synchronized TargetRun firstRun() {
+		TargetRun first = new TargetRun(name, this, running.asMono());
+		run = first;
+		return first;
+	}
+
+	/** A run of the next target in this idle JVM, or null when the JVM has ended; the caller then hands the child the target. */
+	synchronized @Nullable TargetRun nextRun(String runName) {
+		if (jobEnded) {
+			return null;
+		}
+		TargetRun next = new TargetRun(runName, this, Mono.empty());
+		run = next;
+		return next;
 	}
 
 	void attachJob(Job created) {
@@ -62,6 +90,20 @@ final class ProcessSupervisor implements FiberProcess {
 				});
 		// Whenever the job ends before its target started, onRunning() fails; once it started this is a no-op.
 		created.onTerminal().subscribe(status -> describeEarlyExit(status).subscribe(running::tryEmitError));
+		created.onTerminal().subscribe(status -> {
+			TargetRun unfinished;
+			synchronized (this) {
+				jobEnded = true;
+				unfinished = run;
+				run = null;
+			}
+			if (idle != null) {
+				idle.forget(this);
+			}
+			if (unfinished != null) {
+				unfinished.end(status.exitCode() == null ? -1 : status.exitCode());
+			}
+		});
 	}
 
 	/** The backend could not create the job. */
@@ -79,10 +121,25 @@ final class ProcessSupervisor implements FiberProcess {
 					running.tryEmitEmpty();
 					return target;
 				}))
-				.withResponse(ChildProtocol.OUTCOME, report -> Mono.fromCallable(() -> {
-					outcome = OutcomeFrame.decode(report);
-					return EmptyFrame.encode();
+				.withResponse(ChildProtocol.OUTCOME, report -> Mono.defer(() -> {
+					OutcomeFrame reported = OutcomeFrame.decode(report);
+					outcome = reported;
+					TargetRun returned = reported.error() == null ? returnedRun() : null;
+					if (returned == null || idle == null) {
+						return Mono.just(EmptyFrame.encode());
+					}
+					// The answer waits for the next target; the run has ended either way.
+					Mono<byte[]> next = idle.keep(this, resources);
+					returned.end(0);
+					return next;
 				}));
+	}
+
+	/** The run whose target has just returned, no longer under way; null for a JVM of one target. */
+	private synchronized @Nullable TargetRun returnedRun() {
+		TargetRun returned = run;
+		run = null;
+		return returned;
 	}
 
 	private Mono<Throwable> describeEarlyExit(JobStatus status) {
@@ -167,6 +224,9 @@ final class ProcessSupervisor implements FiberProcess {
 		JobStatus.Phase phase = current.status().phase();
 		if (phase == JobStatus.Phase.RUNNING && !connected) {
 			return "starting";
+		}
+		if (phase == JobStatus.Phase.RUNNING && idle != null && idle.holds(this)) {
+			return "idle";
 		}
 		return phase.name().toLowerCase(java.util.Locale.ROOT);
 	}

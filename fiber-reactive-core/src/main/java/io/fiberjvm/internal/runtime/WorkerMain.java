@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 import io.fiberjvm.LogKeys;
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.backend.JobSpec;
@@ -23,7 +25,8 @@ import io.fiberjvm.transport.Endpoint;
  * <p>It reads the run's secret from {@code FIBER_RUN_SECRET} and its configuration from the inherited
  * {@code FIBER_*} environment, joins the run with a runtime of its own, connects back to its parent, fetches
  * its target, runs it with that runtime, reports how it ended and exits: 0 when the target returned, 1 when it
- * threw. When the connection to the parent closes first (the parent died, or stopped answering keep-alives) it
+ * threw. The parent may answer the report of a target that returned with the next target for this JVM (a pool
+ * worker's JVM kept idle for the next pool), which it then runs in turn. When the connection to the parent closes first (the parent died, or stopped answering keep-alives) it
  * halts at once with exit code 75, so no child outlives its parent.
  */
 public final class WorkerMain {
@@ -63,30 +66,61 @@ public final class WorkerMain {
 		connection.onClose().doFinally(signal -> parentLost()).subscribe(done -> { }, error -> { });
 		Duration timeout = config.get(ConfigKeys.START_TIMEOUT);
 
+		// A reusable target's JVM may wait this long for the next one after reporting its outcome.
+		Duration nextTimeout = timeout.plus(config.get(ConfigKeys.WORKER_IDLE_TIME));
+
 		String error = null;
+		byte[] next = null;
 		try {
-			byte[] answer = connection.requestResponse(ChildProtocol.TARGET, EmptyFrame.encode()).block(timeout);
-			if (answer == null) {
+			next = connection.requestResponse(ChildProtocol.TARGET, EmptyFrame.encode()).block(timeout);
+			if (next == null) {
 				throw new IllegalStateException("the parent sent no target");
 			}
-			TargetFrame shipped = TargetFrame.decode(answer);
-			runtime.values().readFunction(shipped.target(), shipped.allow(), ProcessTarget.class, "this process's target").run(runtime);
 		}
 		catch (Throwable t) {
 			t.printStackTrace();
-			// The outcome must fit a frame, with room for the frame around it.
 			error = RemoteException.encode(t, Math.toIntExact(config.get(ConfigKeys.MAX_FRAME_SIZE)) - 1024);
 		}
-		try {
-			EmptyFrame.check(Objects.requireNonNull(connection.requestResponse(ChildProtocol.OUTCOME, new OutcomeFrame(error).encode())
-					.block(timeout), "the parent's answer"));
-		}
-		catch (RuntimeException e) {
-			System.err.println("could not report the outcome to the parent: " + e);
+		while (true) {
+			if (next != null) {
+				error = run(runtime, config, next);
+				next = null;
+			}
+			try {
+				byte[] answer = Objects.requireNonNull(connection.requestResponse(ChildProtocol.OUTCOME, new OutcomeFrame(error).encode())
+						.block(nextTimeout), "the parent's answer");
+				// After a target that returned, the parent may answer with the next target for this JVM.
+				if (error == null && TargetFrame.isTarget(answer)) {
+					next = answer;
+				}
+				else {
+					EmptyFrame.check(answer);
+				}
+			}
+			catch (RuntimeException e) {
+				System.err.println("could not report the outcome to the parent: " + e);
+			}
+			if (next == null) {
+				break;
+			}
 		}
 		finishing = true;
 		connection.dispose();
 		System.exit(error == null ? 0 : ChildProtocol.EXIT_TARGET_FAILED);
+	}
+
+	/** Runs the target in {@code frame}: null when it returned, else its error as the outcome carries it. */
+	private static @Nullable String run(FiberRuntime runtime, FiberConfig config, byte[] frame) {
+		try {
+			TargetFrame shipped = TargetFrame.decode(frame);
+			runtime.values().readFunction(shipped.target(), shipped.allow(), ProcessTarget.class, "this process's target").run(runtime);
+			return null;
+		}
+		catch (Throwable t) {
+			t.printStackTrace();
+			// The outcome must fit a frame, with room for the frame around it.
+			return RemoteException.encode(t, Math.toIntExact(config.get(ConfigKeys.MAX_FRAME_SIZE)) - 1024);
+		}
 	}
 
 	private static void parentLost() {

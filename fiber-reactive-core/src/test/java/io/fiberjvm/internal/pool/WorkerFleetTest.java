@@ -163,6 +163,6 @@ class WorkerFleetTest {
 	}
 
 	private static int startLimit() {
-		return Math.max(2, Runtime.getRuntime().availableProcessors());
+		return WorkerFleet.STARTS_PER_CORE * Math.max(1, Runtime.getRuntime().availableProcessors());
 	}
 }
