@@ -118,15 +118,45 @@ class PoolJvmReuseTest {
 	}
 
 	@Test
-	void closingTheFiberEndsIdleJvmsWithoutWaitingTheIdleTime() {
+	void closingTheFiberLetsIdleJvmsExitWithoutWaitingTheIdleTime() {
 		Set<Long> jvms;
+		List<FiberProcess> idle;
 		try (Fiber fiber = Fiber.builder().set("worker-idle-time", "1h").open()) {
 			FiberPool pool = pool(fiber, "kept");
 			jvms = pids(run(pool));
 			close(pool);
 			assertThat(jvms).allMatch(PoolJvmReuseTest::alive);
+			idle = fiber.liveProcesses();
+			assertThat(idle).hasSize(2);
 		}
+		// Let go, they exit by themselves (a terminated JVM would end with 143).
+		assertThat(idle).allSatisfy(jvm -> assertThat(jvm.onExit().block(LONG)).isZero());
 		await().atMost(LONG).until(() -> jvms.stream().noneMatch(PoolJvmReuseTest::alive));
+	}
+
+	@Test
+	void aTerminatedPoolLeavesNoIdleJvm() {
+		try (Fiber fiber = Fiber.builder().set("worker-idle-time", "10m").open()) {
+			FiberPool pool = pool(fiber, "stopped");
+			Set<Long> jvms = pids(run(pool));
+			pool.terminate();
+			pool.onClose().onErrorResume(e -> reactor.core.publisher.Mono.empty()).block(LONG);
+			await().atMost(LONG).until(() -> jvms.stream().noneMatch(PoolJvmReuseTest::alive));
+			await().atMost(LONG).until(() -> fiber.liveProcesses().isEmpty());
+		}
+	}
+
+	@Test
+	void aPoolWithGpusDoesNotKeepItsJvmsSoTheirGpusAreFreeAtOnce() {
+		try (Fiber fiber = Fiber.builder().set("worker-idle-time", "10m").set("local-gpus", "0,1").open()) {
+			FiberPool gpus = fiber.pool(2).name("gpus").gpu(1).open();
+			Set<Long> jvms = pids(run(gpus));
+			close(gpus);
+			await().atMost(LONG).until(() -> jvms.stream().noneMatch(PoolJvmReuseTest::alive));
+			// Both GPUs are free again: a second pool of two one-GPU workers starts.
+			FiberPool again = fiber.pool(2).name("again").gpu(1).open();
+			assertThat(pids(run(again))).hasSize(2).doesNotContainAnyElementsOf(jvms);
+		}
 	}
 
 	@Test

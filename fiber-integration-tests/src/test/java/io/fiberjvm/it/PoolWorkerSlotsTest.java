@@ -109,7 +109,8 @@ class PoolWorkerSlotsTest extends FiberPerTest {
 		List<Long> before = pool.workers().stream().map(p -> p.pid().orElseThrow()).toList();
 
 		pool.resize(2);
-		// The newest JVM's three workers and one of the oldest's go; the newest JVM exits.
+		// The newest JVM's three workers and one of the oldest's go; the newest JVM exits once worker-idle-time has passed
+		// with no pool wanting it.
 		awaitWorkers(pool, 2, 1);
 		assertThat(pool.workers().get(0).pid().orElseThrow()).isEqualTo(before.get(0));
 		await().atMost(LONG).until(() -> ProcessHandle.of(before.get(1)).map(h -> !h.isAlive()).orElse(true));

@@ -35,7 +35,7 @@ public record RunStatus(String run, long pid, String backend, String started, Li
 	 * @param name its name
 	 * @param job its job id
 	 * @param pid its operating-system process id, or -1 when not on this machine
-	 * @param state creating, pending, starting, running, succeeded or failed
+	 * @param state creating, pending, starting, running, idle (a worker JVM waiting for the next pool), succeeded or failed
 	 */
 	public record Process(String name, String job, long pid, String state) {
 	}

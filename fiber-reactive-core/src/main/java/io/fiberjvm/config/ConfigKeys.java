@@ -91,7 +91,7 @@ public final class ConfigKeys {
 
 	/** How long a pool worker's JVM whose pool closed waits for the next pool to serve. */
 	public static final ConfigKey<Duration> WORKER_IDLE_TIME = register(new ConfigKey<>("worker-idle-time", "duration", "10s",
-			"How long a worker JVM whose pool closed stays, idle, to serve the next pool of this run asking for the same resources (which then starts without starting a JVM); 0s ends it with its pool. Closing the Fiber ends idle JVMs at once.",
+			"How long a worker JVM whose workers were retired (its pool closed or shrank) stays, idle, for the next worker of this run asking for the same resources, of any pool, which then starts without starting a JVM; 0s ends it with its workers. On the local backend, for pools without GPUs. Closing the Fiber lets idle JVMs exit at once.",
 			ConfigKeys::durationOrZero));
 
 	/** The {@code java} executable for child JVMs. */

@@ -84,8 +84,11 @@ final class IdleJvms {
 		}
 	}
 
-	/** Lets every waiting JVM exit, and every JVM whose target ends from now on: the runtime is closing. */
-	void closeAll() {
+	/**
+	 * Lets every waiting JVM exit, and every JVM whose target ends from now on: the runtime is closing. Returns the
+	 * JVMs let go, which exit by themselves.
+	 */
+	List<ProcessSupervisor> closeAll() {
 		List<Waiting> all;
 		synchronized (this) {
 			closed = true;
@@ -96,6 +99,7 @@ final class IdleJvms {
 			entry.timer.dispose();
 			entry.letGo();
 		});
+		return all.stream().map(entry -> entry.jvm).toList();
 	}
 
 	private void release(Waiting entry) {

@@ -85,7 +85,8 @@ final class ProcessLauncher {
 	 * target with the same resources left idle, if there is one, and otherwise in a new one that stays idle after it.
 	 */
 	Mono<FiberProcess> startReusable(ProcessTarget target, String name, ResourceSpec resources, Mono<Endpoint> parent) {
-		if (!idle.keepsJvms()) {
+		// An idle JVM would hold its GPUs, or its pod its node's resources, from every other start while it waits.
+		if (!idle.keepsJvms() || resources.gpu() > 0 || !backend.runsJobsOnThisMachine()) {
 			return start(target, name, resources, Map.of(), parent);
 		}
 		byte[] frame = targetFrame(target, name);
@@ -116,6 +117,8 @@ final class ProcessLauncher {
 	private Mono<FiberProcess> launch(Endpoint parent, byte[] target, String jobId, String name, ResourceSpec resources,
 			Map<String, String> environment, boolean reusable) {
 		SharedClassArchive.Lease archive = classArchive != null ? classArchive.lease() : null;
+		// The child that writes the archive does so as it exits: it is not kept for later targets.
+		boolean keep = reusable && (archive == null || !archive.writes());
 		JobSpec spec = JobSpec.of(jobId, childCommand(parent, jobId, archive == null ? List.of() : archive.options()))
 				.withEnvironment(environment)
 				.withEnvironment(childEnvironment())
@@ -123,8 +126,8 @@ final class ProcessLauncher {
 				.withLabel("fiber-run", runId)
 				.withLabel("fiber-process", jobId);
 		ProcessSupervisor supervisor = new ProcessSupervisor(name, jobId, target, resources, config.get(ConfigKeys.START_TIMEOUT),
-				reusable ? idle : null);
-		FiberProcess process = reusable ? supervisor.firstRun() : supervisor;
+				keep ? idle : null);
+		FiberProcess process = keep ? supervisor.firstRun() : supervisor;
 		processes.put(jobId, supervisor);
 		// The job is attached whatever the caller does, so a cancelled start cannot leave an unknown child.
 		Mono<Job> created = backend.create(spec).cache();
@@ -136,14 +139,14 @@ final class ProcessLauncher {
 			job.onTerminal().subscribe(status -> {
 				processes.remove(jobId);
 				if (archive != null) {
-					archive.release();
+					archive.release(status.exitCode());
 				}
 			});
 		}, error -> {
 			processes.remove(jobId);
 			supervisor.failStart(error);
 			if (archive != null) {
-				archive.release();
+				archive.release(null);
 			}
 		});
 		return created.map(job -> process)
@@ -168,11 +171,16 @@ final class ProcessLauncher {
 				.toList();
 	}
 
-	/** Lets idle JVMs exit, then terminates every process, waiting at most {@code wait} for them to end. */
+	/**
+	 * Lets idle JVMs exit and terminates every other process, waiting at most {@code wait} for them to end; an idle JVM
+	 * that has not exited within the terminate grace is terminated too.
+	 */
 	Mono<Void> terminateAll(Duration wait) {
-		idle.closeAll();
+		List<ProcessSupervisor> letGo = idle.closeAll();
+		Duration grace = config.get(ConfigKeys.TERMINATE_GRACE);
 		return Flux.fromIterable(new ArrayList<>(processes.values()))
-				.flatMap(p -> p.terminate().onErrorResume(e -> Mono.empty()))
+				.flatMap(p -> (letGo.contains(p) ? p.onExit().timeout(grace).then().onErrorResume(e -> p.terminate()) : p.terminate())
+						.onErrorResume(e -> Mono.empty()))
 				.then()
 				.timeout(wait, Mono.empty());
 	}

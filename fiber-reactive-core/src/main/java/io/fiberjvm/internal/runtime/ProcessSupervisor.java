@@ -48,6 +48,8 @@ final class ProcessSupervisor implements FiberProcess {
 	// Guarded by this: the run of a reusable JVM's target, if one is under way, and whether the job has ended.
 	private @Nullable TargetRun run;
 	private boolean jobEnded;
+	/** Set once the JVM was told to end: it is not kept idle nor handed a target after that. */
+	private boolean terminating;
 
 	ProcessSupervisor(String name, String jobId, byte[] target, ResourceSpec resources, Duration startTimeout,
 			@Nullable IdleJvms idle) {
@@ -68,7 +70,7 @@ final class ProcessSupervisor implements FiberProcess {
 
 	/** A run of the next target in this idle JVM, or null when the JVM has ended; the caller then hands the child the target. */
 	synchronized @Nullable TargetRun nextRun(String runName) {
-		if (jobEnded) {
+		if (jobEnded || terminating) {
 			return null;
 		}
 		TargetRun next = new TargetRun(runName, this, Mono.empty());
@@ -125,13 +127,18 @@ final class ProcessSupervisor implements FiberProcess {
 					OutcomeFrame reported = OutcomeFrame.decode(report);
 					outcome = reported;
 					TargetRun returned = reported.error() == null ? returnedRun() : null;
-					if (returned == null || idle == null) {
+					if (returned == null) {
 						return Mono.just(EmptyFrame.encode());
 					}
-					// The answer waits for the next target; the run has ended either way.
-					Mono<byte[]> next = idle.keep(this, resources);
+					// The run ends first, so terminating it from now on leaves the JVM alone.
 					returned.end(0);
-					return next;
+					synchronized (this) {
+						if (terminating || idle == null) {
+							return Mono.just(EmptyFrame.encode());
+						}
+					}
+					// The answer waits for the next target.
+					return idle.keep(this, resources);
 				}));
 	}
 
@@ -195,6 +202,11 @@ final class ProcessSupervisor implements FiberProcess {
 
 	@Override
 	public Mono<Void> join() {
+		return join(name);
+	}
+
+	/** As {@link #join()}, with the failure naming the process {@code processName} (a run's, in a reused JVM). */
+	Mono<Void> join(String processName) {
 		return onExit().flatMap(code -> {
 			if (code == 0) {
 				return Mono.empty();
@@ -202,20 +214,40 @@ final class ProcessSupervisor implements FiberProcess {
 			OutcomeFrame reported = outcome;
 			if (reported != null && reported.error() != null) {
 				RemoteException remote = RemoteException.decode(reported.error());
-				return Mono.error(new ProcessFailedException(name, code, "process '" + name + "' (job " + jobId
+				return Mono.error(new ProcessFailedException(processName, code, "process '" + processName + "' (job " + jobId
 						+ ") failed with exit code " + code + ": " + remote.getMessage(), remote));
 			}
-			return logTail().flatMap(tail -> Mono.error(new ProcessFailedException(name, code, "process '" + name
+			return logTail().flatMap(tail -> Mono.error(new ProcessFailedException(processName, code, "process '" + processName
 					+ "' (job " + jobId + ") exited with code " + code + "; its output ends with:\n" + tail, null)));
 		});
 	}
 
 	@Override
 	public Mono<Void> terminate() {
-		return job.asMono().flatMap(Job::terminate);
+		return Mono.defer(() -> {
+			synchronized (this) {
+				terminating = true;
+			}
+			if (idle != null) {
+				idle.forget(this);
+			}
+			return job.asMono().flatMap(Job::terminate);
+		});
 	}
 
-	/** What {@code fiber ps} shows: creating, pending, starting (not connected back yet), running, succeeded or failed. */
+	/** Terminates the JVM if {@code target} is the run under way in it; nothing once that run has ended. */
+	Mono<Void> terminate(TargetRun target) {
+		return Mono.defer(() -> {
+			synchronized (this) {
+				if (run != target) {
+					return Mono.empty();
+				}
+			}
+			return terminate();
+		});
+	}
+
+	/** What {@code fiber ps} shows: creating, pending, starting (not connected back yet), running, idle (waiting for its next target), succeeded or failed. */
 	String state() {
 		Job current = started;
 		if (current == null) {

@@ -64,6 +64,9 @@ final class SharedClassArchive {
 		}
 	}
 
+	/** The exit code of a child killed by SIGKILL. */
+	private static final int KILLED = 128 + 9;
+
 	private final Path archive;
 	private final Format format;
 	private final AtomicBoolean writing = new AtomicBoolean();
@@ -151,13 +154,23 @@ final class SharedClassArchive {
 			return options;
 		}
 
-		/** After the child ended: publishes the archive it wrote, if it wrote one. */
-		void release() {
+		/** Whether this child writes the archive, as it exits. */
+		boolean writes() {
+			return draft != null;
+		}
+
+		/**
+		 * After the child ended with {@code exitCode} (null when unknown, or when it never started): publishes the
+		 * archive it wrote, if it wrote one and ended by itself or on SIGTERM. A child killed outright may have been
+		 * killed while writing it.
+		 */
+		void release(@Nullable Integer exitCode) {
 			if (draft == null) {
 				return;
 			}
+			boolean endedItself = exitCode != null && exitCode != KILLED;
 			try {
-				if (Files.isRegularFile(draft) && Files.size(draft) > 0) {
+				if (endedItself && Files.isRegularFile(draft) && Files.size(draft) > 0) {
 					try {
 						Files.move(draft, archive, StandardCopyOption.ATOMIC_MOVE);
 					}
@@ -172,6 +185,8 @@ final class SharedClassArchive {
 			finally {
 				try {
 					Files.deleteIfExists(draft);
+					// The JDK's AOT cache is made from a configuration file beside it, left behind when its maker was killed.
+					Files.deleteIfExists(draft.resolveSibling(draft.getFileName() + ".config"));
 				}
 				catch (IOException ignored) {
 					// a stale draft only costs disk space

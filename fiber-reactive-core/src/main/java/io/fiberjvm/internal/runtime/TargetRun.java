@@ -13,7 +13,7 @@ import io.fiberjvm.ResourceSpec;
  * One target's run in a child JVM that may run several in turn (a pool worker's), as the one who started it sees
  * it: it exits, with code 0, when its target has returned, even though the JVM stays for the next target; when
  * the target throws or the JVM dies first, with the JVM's exit code and error. Terminating it ends the JVM while
- * the target runs, and does nothing once it has ended.
+ * the target runs, and does nothing once it has ended. Its logs are the JVM's, earlier runs' lines included.
  */
 final class TargetRun implements FiberProcess {
 
@@ -68,12 +68,12 @@ final class TargetRun implements FiberProcess {
 	@Override
 	public Mono<Void> join() {
 		// A run that did not return ended with its JVM, whose own join() says why.
-		return onExit().flatMap(code -> code == 0 ? Mono.<Void>empty() : jvm.join());
+		return onExit().flatMap(code -> code == 0 ? Mono.<Void>empty() : jvm.join(name));
 	}
 
 	@Override
 	public Mono<Void> terminate() {
-		return Mono.defer(() -> ended ? Mono.empty() : jvm.terminate());
+		return jvm.terminate(this);
 	}
 
 	@Override

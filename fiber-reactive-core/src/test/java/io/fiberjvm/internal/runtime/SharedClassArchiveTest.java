@@ -36,7 +36,7 @@ class SharedClassArchiveTest {
 		// The child wrote its draft and ended: the parent publishes it.
 		Path draft = Path.of(writer.options().get(0).substring("-XX:ArchiveClassesAtExit=".length()));
 		Files.write(draft, new byte[] {42});
-		writer.release();
+		writer.release(0);
 		assertThat(archive.path()).exists();
 		assertThat(draft).doesNotExist();
 		assertThat(archive.lease().options()).containsExactly("-XX:SharedArchiveFile=" + archive.path());
@@ -46,7 +46,7 @@ class SharedClassArchiveTest {
 	void aWriterThatDiedWithoutAnArchiveLetsTheNextChildTry(@TempDir Path dir) throws Exception {
 		SharedClassArchive archive = SharedClassArchive.forClasspath(JAVA, List.of(), jar(dir, "a.jar").toString(), SharedClassArchive.Format.CLASS_DATA, dir.resolve("cds"));
 		SharedClassArchive.Lease writer = archive.lease();
-		writer.release();
+		writer.release(null);
 		assertThat(archive.path()).doesNotExist();
 		assertThat(archive.lease().options()).singleElement().asString().startsWith("-XX:ArchiveClassesAtExit=");
 	}
@@ -76,7 +76,7 @@ class SharedClassArchiveTest {
 		SharedClassArchive.Lease writer = archive.lease();
 		assertThat(writer.options()).singleElement().asString().startsWith("-XX:AOTCacheOutput=");
 		Files.write(Path.of(writer.options().get(0).substring("-XX:AOTCacheOutput=".length())), new byte[] {42});
-		writer.release();
+		writer.release(0);
 		assertThat(archive.lease().options()).containsExactly("-XX:AOTCache=" + archive.path());
 	}
 
@@ -87,5 +87,22 @@ class SharedClassArchiveTest {
 		assertThat(SharedClassArchive.Format.forJava(JAVA)).isEqualTo(own);
 		// A java this JVM cannot vouch for (here a file that is no JDK at all) gets what every JDK reads.
 		assertThat(SharedClassArchive.Format.forJava(jar(dir, "java").toString())).isEqualTo(SharedClassArchive.Format.CLASS_DATA);
+	}
+
+	@Test
+	void aWriterKilledOutrightPublishesNothingAndLeavesNothingBehind(@TempDir Path dir) throws Exception {
+		SharedClassArchive archive = SharedClassArchive.forClasspath(JAVA, List.of(), jar(dir, "a.jar").toString(),
+				SharedClassArchive.Format.AOT_CACHE, dir.resolve("aot"));
+		SharedClassArchive.Lease writer = archive.lease();
+		assertThat(writer.writes()).isTrue();
+		Path draft = Path.of(writer.options().get(0).substring("-XX:AOTCacheOutput=".length()));
+		Files.write(draft, new byte[] {42});
+		Path config = draft.resolveSibling(draft.getFileName() + ".config");
+		Files.write(config, new byte[] {7});
+		writer.release(137);
+		assertThat(archive.path()).doesNotExist();
+		assertThat(draft).doesNotExist();
+		assertThat(config).doesNotExist();
+		assertThat(archive.lease().writes()).as("the next child writes it again").isTrue();
 	}
 }
