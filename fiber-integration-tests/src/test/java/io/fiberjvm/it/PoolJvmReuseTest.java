@@ -9,6 +9,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 import io.fiberjvm.Fiber;
 import io.fiberjvm.FiberFunction;
@@ -140,7 +141,7 @@ class PoolJvmReuseTest {
 			FiberPool pool = pool(fiber, "stopped");
 			Set<Long> jvms = pids(run(pool));
 			pool.terminate();
-			pool.onClose().onErrorResume(e -> reactor.core.publisher.Mono.empty()).block(LONG);
+			pool.onClose().onErrorResume(e -> Mono.empty()).block(LONG);
 			await().atMost(LONG).until(() -> jvms.stream().noneMatch(PoolJvmReuseTest::alive));
 			await().atMost(LONG).until(() -> fiber.liveProcesses().isEmpty());
 		}

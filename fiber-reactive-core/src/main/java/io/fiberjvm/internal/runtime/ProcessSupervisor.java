@@ -247,7 +247,10 @@ final class ProcessSupervisor implements FiberProcess {
 		});
 	}
 
-	/** What {@code fiber ps} shows: creating, pending, starting (not connected back yet), running, idle (waiting for its next target), succeeded or failed. */
+	/**
+	 * What {@code fiber ps} shows: creating, pending, starting (not connected back yet), running, idle (waiting for its
+	 * next target), succeeded or failed.
+	 */
 	String state() {
 		Job current = started;
 		if (current == null) {

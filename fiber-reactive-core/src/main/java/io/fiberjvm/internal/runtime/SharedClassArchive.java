@@ -81,7 +81,8 @@ final class SharedClassArchive {
 	 * The archive for children started with {@code java}, {@code jvmOptions} and {@code classpath}, in
 	 * {@code format}, kept in {@code dir}; {@code null} when the classpath holds anything but jars.
 	 */
-	static @Nullable SharedClassArchive forClasspath(String java, List<String> jvmOptions, String classpath, Format format, Path dir) {
+	static @Nullable SharedClassArchive forClasspath(String java, List<String> jvmOptions, String classpath, Format format,
+			Path dir) {
 		try {
 			MessageDigest digest = MessageDigest.getInstance("SHA-256");
 			update(digest, Path.of(java));

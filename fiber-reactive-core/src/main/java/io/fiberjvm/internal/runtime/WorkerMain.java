@@ -26,8 +26,9 @@ import io.fiberjvm.transport.Endpoint;
  * {@code FIBER_*} environment, joins the run with a runtime of its own, connects back to its parent, fetches
  * its target, runs it with that runtime, reports how it ended and exits: 0 when the target returned, 1 when it
  * threw. The parent may answer the report of a target that returned with the next target for this JVM (a pool
- * worker's JVM kept idle for the next pool), which it then runs in turn. When the connection to the parent closes first (the parent died, or stopped answering keep-alives) it
- * halts at once with exit code 75, so no child outlives its parent.
+ * worker's JVM kept idle for the next pool), which it then runs in turn. When the connection to the parent closes
+ * first (the parent died, or stopped answering keep-alives) it halts at once with exit code 75, so no child outlives
+ * its parent.
  */
 public final class WorkerMain {
 

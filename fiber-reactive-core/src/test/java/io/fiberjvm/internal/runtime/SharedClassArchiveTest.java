@@ -9,6 +9,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static io.fiberjvm.internal.runtime.SharedClassArchive.Format.AOT_CACHE;
+import static io.fiberjvm.internal.runtime.SharedClassArchive.Format.CLASS_DATA;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class SharedClassArchiveTest {
@@ -22,13 +24,15 @@ class SharedClassArchiveTest {
 	@Test
 	void aDirectoryOnTheClasspathMeansNoArchive(@TempDir Path dir) throws Exception {
 		String classpath = jar(dir, "a.jar") + File.pathSeparator + Files.createDirectory(dir.resolve("classes"));
-		assertThat(SharedClassArchive.forClasspath(JAVA, List.of(), classpath, SharedClassArchive.Format.CLASS_DATA, dir.resolve("cds"))).isNull();
-		assertThat(SharedClassArchive.forClasspath(JAVA, List.of(), dir.resolve("missing.jar").toString(), SharedClassArchive.Format.CLASS_DATA, dir.resolve("cds"))).isNull();
+		assertThat(SharedClassArchive.forClasspath(JAVA, List.of(), classpath, CLASS_DATA, dir.resolve("cds"))).isNull();
+		String missing = dir.resolve("missing.jar").toString();
+		assertThat(SharedClassArchive.forClasspath(JAVA, List.of(), missing, CLASS_DATA, dir.resolve("cds"))).isNull();
 	}
 
 	@Test
 	void oneChildWritesTheOthersWaitThenAllShare(@TempDir Path dir) throws Exception {
-		SharedClassArchive archive = SharedClassArchive.forClasspath(JAVA, List.of(), jar(dir, "a.jar").toString(), SharedClassArchive.Format.CLASS_DATA, dir.resolve("cds"));
+		SharedClassArchive archive = SharedClassArchive.forClasspath(JAVA, List.of(), jar(dir, "a.jar").toString(), CLASS_DATA,
+				dir.resolve("cds"));
 		SharedClassArchive.Lease writer = archive.lease();
 		assertThat(writer.options()).singleElement().asString().startsWith("-XX:ArchiveClassesAtExit=");
 		assertThat(archive.lease().options()).as("a second child while the first writes").isEmpty();
@@ -44,7 +48,8 @@ class SharedClassArchiveTest {
 
 	@Test
 	void aWriterThatDiedWithoutAnArchiveLetsTheNextChildTry(@TempDir Path dir) throws Exception {
-		SharedClassArchive archive = SharedClassArchive.forClasspath(JAVA, List.of(), jar(dir, "a.jar").toString(), SharedClassArchive.Format.CLASS_DATA, dir.resolve("cds"));
+		SharedClassArchive archive = SharedClassArchive.forClasspath(JAVA, List.of(), jar(dir, "a.jar").toString(), CLASS_DATA,
+				dir.resolve("cds"));
 		SharedClassArchive.Lease writer = archive.lease();
 		writer.release(null);
 		assertThat(archive.path()).doesNotExist();
@@ -54,24 +59,24 @@ class SharedClassArchiveTest {
 	@Test
 	void aChangedJarGetsAnotherArchive(@TempDir Path dir) throws Exception {
 		Path jar = jar(dir, "a.jar");
-		Path before = SharedClassArchive.forClasspath(JAVA, List.of(), jar.toString(), SharedClassArchive.Format.CLASS_DATA, dir).path();
+		Path before = SharedClassArchive.forClasspath(JAVA, List.of(), jar.toString(), CLASS_DATA, dir).path();
 		Files.setLastModifiedTime(jar, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() - 60_000));
-		Path after = SharedClassArchive.forClasspath(JAVA, List.of(), jar.toString(), SharedClassArchive.Format.CLASS_DATA, dir).path();
+		Path after = SharedClassArchive.forClasspath(JAVA, List.of(), jar.toString(), CLASS_DATA, dir).path();
 		assertThat(after).isNotEqualTo(before);
 	}
 
 	@Test
 	void anotherJvmOptionGetsAnotherArchive(@TempDir Path dir) throws Exception {
 		String jar = jar(dir, "a.jar").toString();
-		Path plain = SharedClassArchive.forClasspath(JAVA, List.of(), jar, SharedClassArchive.Format.CLASS_DATA, dir).path();
-		Path serial = SharedClassArchive.forClasspath(JAVA, List.of("-XX:+UseSerialGC"), jar, SharedClassArchive.Format.CLASS_DATA, dir).path();
+		Path plain = SharedClassArchive.forClasspath(JAVA, List.of(), jar, CLASS_DATA, dir).path();
+		Path serial = SharedClassArchive.forClasspath(JAVA, List.of("-XX:+UseSerialGC"), jar, CLASS_DATA, dir).path();
 		assertThat(serial).isNotEqualTo(plain);
 	}
 
 	@Test
 	void theAotCacheIsWrittenAndReadWithItsOwnOptions(@TempDir Path dir) throws Exception {
 		SharedClassArchive archive = SharedClassArchive.forClasspath(JAVA, List.of(), jar(dir, "a.jar").toString(),
-				SharedClassArchive.Format.AOT_CACHE, dir.resolve("aot"));
+				AOT_CACHE, dir.resolve("aot"));
 		assertThat(archive.path().getFileName().toString()).endsWith(".aot");
 		SharedClassArchive.Lease writer = archive.lease();
 		assertThat(writer.options()).singleElement().asString().startsWith("-XX:AOTCacheOutput=");
@@ -82,17 +87,17 @@ class SharedClassArchiveTest {
 
 	@Test
 	void onlyThisJvmsOwnJavaOnJdk25OrLaterGetsTheAotCache(@TempDir Path dir) throws Exception {
-		SharedClassArchive.Format own = Runtime.version().feature() >= 25 ? SharedClassArchive.Format.AOT_CACHE
-				: SharedClassArchive.Format.CLASS_DATA;
+		SharedClassArchive.Format own = Runtime.version().feature() >= 25 ? AOT_CACHE
+				: CLASS_DATA;
 		assertThat(SharedClassArchive.Format.forJava(JAVA)).isEqualTo(own);
 		// A java this JVM cannot vouch for (here a file that is no JDK at all) gets what every JDK reads.
-		assertThat(SharedClassArchive.Format.forJava(jar(dir, "java").toString())).isEqualTo(SharedClassArchive.Format.CLASS_DATA);
+		assertThat(SharedClassArchive.Format.forJava(jar(dir, "java").toString())).isEqualTo(CLASS_DATA);
 	}
 
 	@Test
 	void aWriterKilledOutrightPublishesNothingAndLeavesNothingBehind(@TempDir Path dir) throws Exception {
 		SharedClassArchive archive = SharedClassArchive.forClasspath(JAVA, List.of(), jar(dir, "a.jar").toString(),
-				SharedClassArchive.Format.AOT_CACHE, dir.resolve("aot"));
+				AOT_CACHE, dir.resolve("aot"));
 		SharedClassArchive.Lease writer = archive.lease();
 		assertThat(writer.writes()).isTrue();
 		Path draft = Path.of(writer.options().get(0).substring("-XX:AOTCacheOutput=".length()));
