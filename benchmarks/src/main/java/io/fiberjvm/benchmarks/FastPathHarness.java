@@ -121,6 +121,10 @@ public final class FastPathHarness {
 	 * worker JVMs serve it).
 	 */
 	private static void poolStart(Options options, FastPathColumn column) throws InterruptedException {
+		// Untimed: a freshly built jar's first children write its class archive, as Python writes its bytecode caches once.
+		try (Fiber fiber = Fiber.open()) {
+			poolUntilAllAnswered(fiber, 0, "warm-up, writes the class archive");
+		}
 		for (int run = 1; run <= options.runs(); run++) {
 			try (Fiber fiber = Fiber.open()) {
 				// Bind the runtime's server before timing, as a program that made a queue before would have.

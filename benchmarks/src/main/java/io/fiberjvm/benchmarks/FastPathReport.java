@@ -68,7 +68,8 @@ final class FastPathReport {
 		StringBuilder md = new StringBuilder("# Fast paths: Python Fiber, multiprocessing and this project\n\n");
 		md.append(String.format(Locale.ROOT, "%s, %s %s, %d cores. Mean of %d timed runs, with their range; %d warm-up passes "
 				+ "before the queue echo (%,d round trips a pass, one item in flight) and the no-op passes (%,d tasks a pass); "
-				+ "a pool start has none (each run starts new pools). Ratios are of means, this project's over the peer's: "
+				+ "a pool start has one, untimed, so that the class archive of a freshly built jar exists, as Python's bytecode "
+				+ "caches do (each run then starts new pools). Ratios are of means, this project's over the peer's: "
 				+ "below 1 is better for times, above 1 for tasks/s. The Python columns run `benchmarks/python/fast_path.py` "
 				+ "after this project's figures, alone on the machine.\n\n",
 				ZonedDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE), System.getProperty("java.vm.name"),
