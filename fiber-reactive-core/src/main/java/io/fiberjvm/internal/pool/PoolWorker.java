@@ -119,8 +119,6 @@ final class PoolWorker implements ProcessTarget {
 		}
 		finally {
 			session.close();
-			// The thread may serve another pool next (the JVM kept idle for it), under another name.
-			MDC.remove(LogKeys.WORKER);
 		}
 	}
 

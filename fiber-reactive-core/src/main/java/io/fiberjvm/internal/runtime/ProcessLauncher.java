@@ -119,12 +119,22 @@ final class ProcessLauncher {
 		SharedClassArchive.Lease archive = classArchive != null ? classArchive.lease() : null;
 		// The child that writes the archive does so as it exits: it is not kept for later targets.
 		boolean keep = reusable && (archive == null || !archive.writes());
-		JobSpec spec = JobSpec.of(jobId, childCommand(parent, jobId, archive == null ? List.of() : archive.options()))
-				.withEnvironment(environment)
-				.withEnvironment(childEnvironment())
-				.withResources(resources)
-				.withLabel("fiber-run", runId)
-				.withLabel("fiber-process", jobId);
+		JobSpec spec;
+		try {
+			spec = JobSpec.of(jobId, childCommand(parent, jobId, archive == null ? List.of() : archive.options()))
+					.withEnvironment(environment)
+					.withEnvironment(childEnvironment())
+					.withResources(resources)
+					.withLabel("fiber-run", runId)
+					.withLabel("fiber-process", jobId);
+		}
+		catch (RuntimeException e) {
+			// No child will write the archive: the next one may.
+			if (archive != null) {
+				archive.release(null);
+			}
+			return Mono.error(e);
+		}
 		ProcessSupervisor supervisor = new ProcessSupervisor(name, jobId, target, resources, config.get(ConfigKeys.START_TIMEOUT),
 				keep ? idle : null);
 		FiberProcess process = keep ? supervisor.firstRun() : supervisor;

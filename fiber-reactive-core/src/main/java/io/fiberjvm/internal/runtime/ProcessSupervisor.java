@@ -130,15 +130,17 @@ final class ProcessSupervisor implements FiberProcess {
 					if (returned == null) {
 						return Mono.just(EmptyFrame.encode());
 					}
-					// The run ends first, so terminating it from now on leaves the JVM alone.
-					returned.end(0);
+					// No run is under way now, so terminating the one that returned leaves the JVM alone.
+					Mono<byte[]> answer = Mono.just(EmptyFrame.encode());
 					synchronized (this) {
-						if (terminating || idle == null) {
-							return Mono.just(EmptyFrame.encode());
+						if (!terminating && idle != null) {
+							// The answer waits for the next target. The JVM is idle before its run ends, so whoever
+							// started the run finds it idle once the run has ended.
+							answer = idle.keep(this, resources);
 						}
 					}
-					// The answer waits for the next target.
-					return idle.keep(this, resources);
+					returned.end(0);
+					return answer;
 				}));
 	}
 
@@ -228,10 +230,7 @@ final class ProcessSupervisor implements FiberProcess {
 			synchronized (this) {
 				terminating = true;
 			}
-			if (idle != null) {
-				idle.forget(this);
-			}
-			return job.asMono().flatMap(Job::terminate);
+			return terminateJob();
 		});
 	}
 
@@ -242,9 +241,18 @@ final class ProcessSupervisor implements FiberProcess {
 				if (run != target) {
 					return Mono.empty();
 				}
+				// In the same hold as the check: a run that ends from now on keeps its JVM out of the idle ones.
+				terminating = true;
 			}
-			return terminate();
+			return terminateJob();
 		});
+	}
+
+	private Mono<Void> terminateJob() {
+		if (idle != null) {
+			idle.forget(this);
+		}
+		return job.asMono().flatMap(Job::terminate);
 	}
 
 	/**

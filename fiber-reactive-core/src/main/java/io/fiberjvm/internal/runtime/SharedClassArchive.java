@@ -11,6 +11,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -64,8 +65,11 @@ final class SharedClassArchive {
 		}
 	}
 
-	/** The exit code of a child killed by SIGKILL. */
-	private static final int KILLED = 128 + 9;
+	/**
+	 * The exit codes of a child that ended through the JVM's own exit, which writes the archive whole: its target
+	 * returned, its target threw, or SIGTERM.
+	 */
+	private static final Set<Integer> CLEAN_EXITS = Set.of(0, 1, 128 + 15);
 
 	private final Path archive;
 	private final Format format;
@@ -162,14 +166,14 @@ final class SharedClassArchive {
 
 		/**
 		 * After the child ended with {@code exitCode} (null when unknown, or when it never started): publishes the
-		 * archive it wrote, if it wrote one and ended by itself or on SIGTERM. A child killed outright may have been
-		 * killed while writing it.
+		 * archive it wrote, if it wrote one and ended through the JVM's own exit. A child killed outright or aborted
+		 * may have stopped in the middle of writing it.
 		 */
 		void release(@Nullable Integer exitCode) {
 			if (draft == null) {
 				return;
 			}
-			boolean endedItself = exitCode != null && exitCode != KILLED;
+			boolean endedItself = exitCode != null && CLEAN_EXITS.contains(exitCode);
 			try {
 				if (endedItself && Files.isRegularFile(draft) && Files.size(draft) > 0) {
 					try {
