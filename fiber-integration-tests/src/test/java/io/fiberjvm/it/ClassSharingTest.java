@@ -50,8 +50,40 @@ class ClassSharingTest {
 		assertThat(archive(tmp).toString()).endsWith(".aot");
 	}
 
+	@Test
+	void theWorkerJvmThatWritesTheArchiveIsNotKeptForTheNextPoolTheOtherIs(@TempDir Path dir) throws Exception {
+		String classpath = jarredClasspath(dir);
+		Path tmp = Files.createDirectories(dir.resolve("tmp"));
+		try (ChildJvm parent = ChildJvm.start(ClassSharingPoolParent.class, Map.of(), classpath,
+				List.of("-Djava.io.tmpdir=" + tmp))) {
+			List<String> first = List.of(parent.awaitLine("FIRST ").substring("FIRST ".length()).split(" "));
+			List<String> second = List.of(parent.awaitLine("SECOND ").substring("SECOND ".length()).split(" "));
+			parent.awaitLine("DONE");
+			assertThat(first).hasSize(2);
+			assertThat(second).hasSize(2);
+			// Of the first pool's two JVMs, one wrote the archive and exited with its pool; the other served the next.
+			assertThat(second.stream().filter(first::contains)).hasSize(1);
+		}
+		assertThat(archive(tmp).toString()).endsWith(Runtime.version().feature() >= 25 ? ".aot" : ".jsa");
+	}
+
 	/** The JVM options of three children started one after the other by a parent run with {@code java} from jars only. */
 	private static List<String> childOptions(Path dir, String java) throws Exception {
+		String classpath = jarredClasspath(dir);
+		Path tmp = Files.createDirectories(dir.resolve("tmp"));
+		try (ChildJvm parent = ChildJvm.start(java, ClassSharingParent.class, Map.of(), classpath,
+				List.of("-Djava.io.tmpdir=" + tmp))) {
+			List<String> options = new ArrayList<>();
+			for (int i = 0; i < 3; i++) {
+				options.add(parent.awaitLine("CHILD " + i + " options"));
+			}
+			parent.awaitLine("DONE");
+			return options;
+		}
+	}
+
+	/** This test's classpath with its class directories jarred up in {@code dir}, so the JVMs run from jars only. */
+	private static String jarredClasspath(Path dir) throws IOException {
 		List<String> jars = new ArrayList<>();
 		int n = 0;
 		for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
@@ -65,16 +97,7 @@ class ClassSharingTest {
 				jars.add(entry);
 			}
 		}
-		Path tmp = Files.createDirectories(dir.resolve("tmp"));
-		try (ChildJvm parent = ChildJvm.start(java, ClassSharingParent.class, Map.of(), String.join(File.pathSeparator, jars),
-				List.of("-Djava.io.tmpdir=" + tmp))) {
-			List<String> options = new ArrayList<>();
-			for (int i = 0; i < 3; i++) {
-				options.add(parent.awaitLine("CHILD " + i + " options"));
-			}
-			parent.awaitLine("DONE");
-			return options;
-		}
+		return String.join(File.pathSeparator, jars);
 	}
 
 	/** The one archive the children left in {@code tmp}, not empty. */
