@@ -1,8 +1,5 @@
 package io.fiberjvm.benchmarks;
 
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -109,9 +106,7 @@ public final class FastPathHarness {
 
 		String markdown = new FastPathReport(options, List.of(pythonFiber, multiprocessing, ours)).markdown();
 		Files.writeString(options.out().resolve("fast-path.md"), markdown, StandardCharsets.UTF_8);
-		PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
-		out.print(markdown);
-		out.flush();
+		PoolOverheadHarness.printReport(markdown);
 		progress("wrote fast-path.md in " + options.out().toAbsolutePath());
 	}
 
@@ -251,7 +246,7 @@ public final class FastPathHarness {
 	/** Runs every probe of fast_path.py for {@code library}; a probe that cannot run is recorded as missing, with why. */
 	private static FastPathColumn python(Options options, String name, String library) throws Exception {
 		FastPathColumn column = new FastPathColumn(name);
-		Optional<String> cannot = cannotRunPython(options.pythonScript(), name);
+		Optional<String> cannot = OverheadPeers.pythonMissing(options.pythonScript(), name);
 		for (String probe : List.of(POOL_START, QUEUE_ECHO, NOOP)) {
 			if (cannot.isPresent()) {
 				column.missing(probe, cannot.get());
@@ -296,17 +291,6 @@ public final class FastPathHarness {
 	}
 
 	/** Why no Python column can run at all: no {@code python3} on the PATH, or no script; empty when both are there. */
-	private static Optional<String> cannotRunPython(Path script, String name) {
-		if (OverheadPeers.onPath("python3").isEmpty()) {
-			return Optional.of("python3 not found on the PATH: skipping " + name);
-		}
-		if (!Files.isRegularFile(script)) {
-			return Optional.of(script.toAbsolutePath() + " not found (run from the repository root or pass --python-script): skipping "
-					+ name);
-		}
-		return Optional.empty();
-	}
-
 	private static List<Integer> items(int count) {
 		return IntStream.range(0, count).boxed().toList();
 	}

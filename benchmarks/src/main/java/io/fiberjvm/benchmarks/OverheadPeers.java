@@ -42,18 +42,26 @@ final class OverheadPeers {
 
 	private static ExternalColumn runPythonScript(String name, OverheadOptions options, List<String> library)
 			throws IOException, InterruptedException {
-		Optional<Path> python3 = onPath("python3");
-		if (python3.isEmpty()) {
-			return ExternalColumn.skipped(name, "python3 not found: skipping " + name);
+		Optional<String> missing = pythonMissing(options.pythonScript(), name);
+		if (missing.isPresent()) {
+			return ExternalColumn.skipped(name, missing.get());
 		}
-		if (!Files.isRegularFile(options.pythonScript())) {
-			return ExternalColumn.skipped(name, options.pythonScript().toAbsolutePath() + " not found (run from the repository root "
-					+ "or pass --python-script): skipping " + name);
-		}
-		List<String> command = new ArrayList<>(List.of(python3.get().toString(), options.pythonScript().toString()));
+		List<String> command = new ArrayList<>(List.of(onPath("python3").orElseThrow().toString(), options.pythonScript().toString()));
 		command.addAll(library);
 		command.addAll(List.of("--runs", Integer.toString(options.runs()), "--processes", Integer.toString(WORKERS)));
 		return runExternal(name, command, options);
+	}
+
+	/** Why the column {@code name} cannot run {@code script} with python3 here, if it cannot. */
+	static Optional<String> pythonMissing(Path script, String name) {
+		if (onPath("python3").isEmpty()) {
+			return Optional.of("python3 not found on the PATH: skipping " + name);
+		}
+		if (!Files.isRegularFile(script)) {
+			return Optional.of(script.toAbsolutePath() + " not found (run from the repository root or pass --python-script): skipping "
+					+ name);
+		}
+		return Optional.empty();
 	}
 
 	/** Spark's own --add-opens for JDK 17, which its launcher scripts would pass; a plain java command must. */

@@ -149,9 +149,7 @@ public final class PoolOverheadHarness {
 		Files.writeString(options.out().resolve("pool-overhead.csv"), report.csv(), StandardCharsets.UTF_8);
 		Files.writeString(options.out().resolve("pool-overhead.svg"), report.svg(), StandardCharsets.UTF_8);
 		Files.writeString(options.out().resolve("pool-overhead-ratio.svg"), report.overheadSvg(), StandardCharsets.UTF_8);
-		PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
-		out.print(markdown);
-		out.flush();
+		printReport(markdown);
 		progress("wrote pool-overhead.md, .csv, .svg and -ratio.svg in " + options.out().toAbsolutePath());
 	}
 
@@ -260,6 +258,13 @@ public final class PoolOverheadHarness {
 	}
 
 	/** Closes the pool and returns once it has closed and its workers have ended: what the next measurement needs. */
+	/** Prints a report to the process's standard output as UTF-8, whatever the platform's encoding. */
+	static void printReport(String markdown) {
+		PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+		out.print(markdown);
+		out.flush();
+	}
+
 	static void closeAndWait(FiberPool pool, Duration timeout) {
 		pool.close();
 		pool.onClose().block(timeout);

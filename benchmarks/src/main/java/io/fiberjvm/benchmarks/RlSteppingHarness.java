@@ -1,8 +1,5 @@
 package io.fiberjvm.benchmarks;
 
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -93,7 +90,7 @@ public final class RlSteppingHarness {
 		Files.createDirectories(options.out());
 		Passes java = Passes.empty();
 		Passes python = Passes.empty();
-		Optional<String> pythonMissing = pythonMissing(options.pythonScript());
+		Optional<String> pythonMissing = OverheadPeers.pythonMissing(options.pythonScript(), PYTHON_FIBER);
 		if (pythonMissing.isPresent()) {
 			python = python.skip(pythonMissing.get());
 		}
@@ -109,22 +106,8 @@ public final class RlSteppingHarness {
 		}
 		String markdown = markdown(options, java, python);
 		Files.writeString(options.out().resolve("rl-stepping.md"), markdown, StandardCharsets.UTF_8);
-		PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
-		out.print(markdown);
-		out.flush();
+		PoolOverheadHarness.printReport(markdown);
 		progress("wrote rl-stepping.md in " + options.out().toAbsolutePath());
-	}
-
-	/** Why Python Fiber's column cannot run at all, before trying: no {@code python3}, or no script. */
-	static Optional<String> pythonMissing(Path script) {
-		if (OverheadPeers.onPath("python3").isEmpty()) {
-			return Optional.of("python3 not found on the PATH: skipping " + PYTHON_FIBER);
-		}
-		if (!Files.isRegularFile(script)) {
-			return Optional.of(script.toAbsolutePath() + " not found (run from the repository root or pass --python-script): skipping "
-					+ PYTHON_FIBER);
-		}
-		return Optional.empty();
 	}
 
 	private static List<String> javaCommand(Options options) {

@@ -182,28 +182,33 @@ final class ManagerHost implements ProcessTarget {
 			return;
 		}
 		Object instance = hosted.instance();
+		Method found = null;
 		if (serving.quick().enabled() && call.mode() == CallFrame.Mode.CALL && instance != null && small(call)) {
 			Method method = methodOrNull(instance, call, serving.methods());
+			found = method;
 			// No hand-off to the object's thread and back: the answer is on its way before the next frame is read.
 			if (method != null && serving.quick().trusted(method)
-					&& hosted.calls().runHereIfIdle(() -> run(call, hosted, null, serving, method))) {
+					&& hosted.calls().runHereIfIdle(() -> run(call, hosted, null, serving, method, true))) {
 				return;
 			}
 		}
+		Method known = found;
 		// A sequence's stream is known before its call runs: demand for it may arrive first, and queues behind it.
 		SequenceOut stream = call.mode() == CallFrame.Mode.CALL_MANY
 				? stream(call.id(), call.name(), hosted, serving.values(), serving.answers(), serving.streams()) : null;
 		// The object as its creation left it: this call runs after the creation, on the same executor.
-		hosted.calls().execute(() -> run(call, serving.objects().getOrDefault(call.object(), hosted), stream, serving, null));
+		hosted.calls().execute(() -> run(call, serving.objects().getOrDefault(call.object(), hosted), stream, serving, known, false));
 	}
 
 	/**
-	 * Runs a call on {@code hosted} and answers it, or starts its sequence. {@code direct} is the method when the call
-	 * runs on the connection's thread, where blocking is refused, found already; null on the object's thread.
+	 * Runs a call on {@code hosted} and answers it, or starts its sequence. {@code found} is the call's method when it
+	 * was looked up already (null: look it up here); {@code direct} says the call runs on the connection's thread,
+	 * where blocking is refused, rather than on the object's.
 	 */
-	private static void run(CallFrame call, Hosted hosted, @Nullable SequenceOut stream, Serving serving, @Nullable Method direct) {
+	private static void run(CallFrame call, Hosted hosted, @Nullable SequenceOut stream, Serving serving, @Nullable Method found,
+			boolean direct) {
 		Object instance = hosted.instance();
-		Method method = direct;
+		Method method = found;
 		// Reading the arguments and encoding the answer count with the method: they are the connection's time too.
 		// Handing the answer to the transport does not: its write is the connection's own work, direct or not.
 		long start = System.nanoTime();
@@ -225,7 +230,7 @@ final class ManagerHost implements ProcessTarget {
 		}
 		catch (InvocationTargetException e) {
 			Throwable cause = e.getCause() != null ? e.getCause() : e;
-			answer = serving.answers().failure(call.id(), direct != null ? blocked(cause, direct, serving.quick()) : cause);
+			answer = serving.answers().failure(call.id(), direct && method != null ? blocked(cause, method, serving.quick()) : cause);
 		}
 		catch (Throwable e) {
 			answer = serving.answers().failure(call.id(), e);

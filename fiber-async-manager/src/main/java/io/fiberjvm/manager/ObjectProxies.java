@@ -76,13 +76,12 @@ final class ObjectProxies {
 		}
 		Object[] given = args == null ? new Object[0] : args;
 		String what = method.getName() + " on " + label;
+		List<String> types = parameterTypes.computeIfAbsent(method, Registration::parameterTypes);
 		if (method.getReturnType() == Flux.class) {
-			return session.stream(object, method.getName(), parameterTypes.computeIfAbsent(method, Registration::parameterTypes),
-					given, what)
+			return session.stream(object, method.getName(), types, given, what)
 					.name("fiber.manager.stream").tag("manager", name).tag("method", method.getName());
 		}
-		return session.send(CallFrame.Mode.CALL, object, method.getName(), parameterTypes.computeIfAbsent(method, Registration::parameterTypes),
-				given, what)
+		return session.send(CallFrame.Mode.CALL, object, method.getName(), types, given, what)
 				// Named and tagged for Reactor's metrics (tap(Micrometer.metrics(registry))).
 				.name("fiber.manager.call").tag("manager", name).tag("method", method.getName());
 	}

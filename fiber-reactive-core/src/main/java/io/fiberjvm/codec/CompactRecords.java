@@ -31,9 +31,12 @@ final class CompactRecords {
 	/** The deepest nesting of records written here. */
 	static final int DEPTH = 16;
 
-	/** How a record class is taken apart and made again; {@code why} says why it has no compact form, if it has none. */
-	private record Shape(Class<?> type, byte[] name, Field[] fields, Class<?>[] types, @Nullable Constructor<?> canonical,
-			@Nullable String why) {
+	/**
+	 * How a record class is taken apart and made again: its components' types, and the classes their values are read
+	 * as (a primitive's box); {@code why} says why it has no compact form, if it has none.
+	 */
+	private record Shape(Class<?> type, byte[] name, Field[] fields, Class<?>[] types, Class<?>[] accepted,
+			@Nullable Constructor<?> canonical, @Nullable String why) {
 	}
 
 	private final JavaSerialization allowList;
@@ -211,8 +214,7 @@ final class CompactRecords {
 			in.position(in.position() + size);
 			Object component = part.get(0) == CompactValues.RECORD ? read(part, depth + 1, resolver)
 					: CompactValues.read(part.array(), part.arrayOffset(), size);
-			Class<?> accepts = expected.isPrimitive() ? java.lang.invoke.MethodType.methodType(expected).wrap().returnType() : expected;
-			if (!accepts.isInstance(component)) {
+			if (!shape.accepted()[i].isInstance(component)) {
 				throw new CodecException("component " + i + " of a " + shape.type().getName() + " came as a "
 						+ component.getClass().getName() + ", not a " + expected.getName());
 			}
@@ -271,22 +273,24 @@ final class CompactRecords {
 				: name.length > 65535 ? "its name is too long"
 				: allowList.refusal(type);
 		if (why != null || components == null) {
-			return new Shape(type, name, new Field[0], new Class<?>[0], null, why);
+			return new Shape(type, name, new Field[0], new Class<?>[0], new Class<?>[0], null, why);
 		}
 		Field[] fields = new Field[components.length];
 		Class<?>[] types = new Class<?>[components.length];
+		Class<?>[] accepted = new Class<?>[components.length];
 		try {
 			for (int i = 0; i < components.length; i++) {
 				fields[i] = type.getDeclaredField(components[i].getName());
 				fields[i].setAccessible(true);
 				types[i] = components[i].getType();
+				accepted[i] = types[i].isPrimitive() ? java.lang.invoke.MethodType.methodType(types[i]).wrap().returnType() : types[i];
 			}
 			Constructor<?> canonical = type.getDeclaredConstructor(types);
 			canonical.setAccessible(true);
-			return new Shape(type, name, fields, types, canonical, null);
+			return new Shape(type, name, fields, types, accepted, canonical, null);
 		}
 		catch (ReflectiveOperationException | RuntimeException e) {
-			return new Shape(type, name, new Field[0], new Class<?>[0], null, "its constructor or fields cannot be reached (" + e + ")");
+			return new Shape(type, name, new Field[0], new Class<?>[0], new Class<?>[0], null, "its constructor or fields cannot be reached (" + e + ")");
 		}
 	}
 

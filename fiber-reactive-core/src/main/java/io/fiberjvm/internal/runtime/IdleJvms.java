@@ -32,7 +32,7 @@ final class IdleJvms {
 		this.idleTime = idleTime;
 	}
 
-	/** Whether JVMs are kept at all ({@code worker-idle-time} above zero). */
+	/** Whether JVMs are kept at all: {@code worker-idle-time} above zero, on a backend whose jobs run on this machine. */
 	boolean keepsJvms() {
 		return !idleTime.isZero();
 	}
@@ -44,7 +44,7 @@ final class IdleJvms {
 	Mono<byte[]> keep(ProcessSupervisor jvm, ResourceSpec resources) {
 		Waiting entry;
 		synchronized (this) {
-			if (closed || idleTime.isZero()) {
+			if (closed) {
 				return Mono.just(EmptyFrame.encode());
 			}
 			entry = new Waiting(jvm, resources);

@@ -62,7 +62,8 @@ final class ProcessLauncher {
 				? Path.of(System.getProperty("java.home"), "bin", "java").toString()
 				: config.get(ConfigKeys.JAVA);
 		this.jvmOptions = jvmOptions(config);
-		this.idle = new IdleJvms(config.get(ConfigKeys.WORKER_IDLE_TIME));
+		// An idle pod would hold its node's resources from every other pod while it waits: only local JVMs are kept.
+		this.idle = new IdleJvms(backend.runsJobsOnThisMachine() ? config.get(ConfigKeys.WORKER_IDLE_TIME) : Duration.ZERO);
 		this.classArchive = config.get(ConfigKeys.CLASS_SHARING) && backend.runsJobsOnThisMachine()
 				? SharedClassArchive.forClasspath(javaExecutable, jvmOptions, System.getProperty("java.class.path"),
 						SharedClassArchive.Format.forJava(javaExecutable), Path.of(System.getProperty("java.io.tmpdir"), "fiber-cds"))
@@ -85,8 +86,8 @@ final class ProcessLauncher {
 	 * target with the same resources left idle, if there is one, and otherwise in a new one that stays idle after it.
 	 */
 	Mono<FiberProcess> startReusable(ProcessTarget target, String name, ResourceSpec resources, Mono<Endpoint> parent) {
-		// An idle JVM would hold its GPUs, or its pod its node's resources, from every other start while it waits.
-		if (!idle.keepsJvms() || resources.gpu() > 0 || !backend.runsJobsOnThisMachine()) {
+		// An idle JVM would hold its GPUs from every other start while it waits.
+		if (!idle.keepsJvms() || resources.gpu() > 0) {
 			return start(target, name, resources, Map.of(), parent);
 		}
 		byte[] frame = targetFrame(target, name);

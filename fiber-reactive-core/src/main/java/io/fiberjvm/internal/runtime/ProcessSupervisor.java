@@ -45,11 +45,10 @@ final class ProcessSupervisor implements FiberProcess {
 	private volatile @Nullable Job started;
 	private volatile @Nullable OutcomeFrame outcome;
 	private volatile boolean connected;
-	// Guarded by this: the run of a reusable JVM's target, if one is under way, and whether the job has ended.
+	// Guarded by this: the run of a reusable JVM's target, if one is under way, and whether the JVM was told to end or
+	// has ended, after which it is neither kept idle nor handed a target.
 	private @Nullable TargetRun run;
-	private boolean jobEnded;
-	/** Set once the JVM was told to end: it is not kept idle nor handed a target after that. */
-	private boolean terminating;
+	private boolean ending;
 
 	ProcessSupervisor(String name, String jobId, byte[] target, ResourceSpec resources, Duration startTimeout,
 			@Nullable IdleJvms idle) {
@@ -70,7 +69,7 @@ final class ProcessSupervisor implements FiberProcess {
 
 	/** A run of the next target in this idle JVM, or null when the JVM has ended; the caller then hands the child the target. */
 	synchronized @Nullable TargetRun nextRun(String runName) {
-		if (jobEnded || terminating) {
+		if (ending) {
 			return null;
 		}
 		TargetRun next = new TargetRun(runName, this, Mono.empty());
@@ -91,11 +90,11 @@ final class ProcessSupervisor implements FiberProcess {
 					created.terminate().subscribe();
 				});
 		// Whenever the job ends before its target started, onRunning() fails; once it started this is a no-op.
-		created.onTerminal().subscribe(status -> describeEarlyExit(status).subscribe(running::tryEmitError));
 		created.onTerminal().subscribe(status -> {
+			describeEarlyExit(status).subscribe(running::tryEmitError);
 			TargetRun unfinished;
 			synchronized (this) {
-				jobEnded = true;
+				ending = true;
 				unfinished = run;
 				run = null;
 			}
@@ -133,7 +132,7 @@ final class ProcessSupervisor implements FiberProcess {
 					// No run is under way now, so terminating the one that returned leaves the JVM alone.
 					Mono<byte[]> answer = Mono.just(EmptyFrame.encode());
 					synchronized (this) {
-						if (!terminating && idle != null) {
+						if (!ending && idle != null) {
 							// The answer waits for the next target. The JVM is idle before its run ends, so whoever
 							// started the run finds it idle once the run has ended.
 							answer = idle.keep(this, resources);
@@ -228,7 +227,7 @@ final class ProcessSupervisor implements FiberProcess {
 	public Mono<Void> terminate() {
 		return Mono.defer(() -> {
 			synchronized (this) {
-				terminating = true;
+				ending = true;
 			}
 			return terminateJob();
 		});
@@ -242,7 +241,7 @@ final class ProcessSupervisor implements FiberProcess {
 					return Mono.empty();
 				}
 				// In the same hold as the check: a run that ends from now on keeps its JVM out of the idle ones.
-				terminating = true;
+				ending = true;
 			}
 			return terminateJob();
 		});

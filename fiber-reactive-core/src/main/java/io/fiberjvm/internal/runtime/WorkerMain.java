@@ -79,32 +79,15 @@ public final class WorkerMain {
 			}
 		}
 		catch (Throwable t) {
-			t.printStackTrace();
-			error = RemoteException.encode(t, Math.toIntExact(config.get(ConfigKeys.MAX_FRAME_SIZE)) - 1024);
+			error = outcome(t, config);
 		}
-		while (true) {
+		do {
 			if (next != null) {
 				error = run(runtime, config, next);
-				next = null;
 			}
-			try {
-				byte[] answer = Objects.requireNonNull(connection.requestResponse(ChildProtocol.OUTCOME, new OutcomeFrame(error).encode())
-						.block(nextTimeout), "the parent's answer");
-				// After a target that returned, the parent may answer with the next target for this JVM.
-				if (error == null && TargetFrame.isTarget(answer)) {
-					next = answer;
-				}
-				else {
-					EmptyFrame.check(answer);
-				}
-			}
-			catch (RuntimeException e) {
-				System.err.println("could not report the outcome to the parent: " + e);
-			}
-			if (next == null) {
-				break;
-			}
+			next = report(connection, error, nextTimeout);
 		}
+		while (next != null);
 		finishing = true;
 		connection.dispose();
 		System.exit(error == null ? 0 : ChildProtocol.EXIT_TARGET_FAILED);
@@ -118,10 +101,34 @@ public final class WorkerMain {
 			return null;
 		}
 		catch (Throwable t) {
-			t.printStackTrace();
-			// The outcome must fit a frame, with room for the frame around it.
-			return RemoteException.encode(t, Math.toIntExact(config.get(ConfigKeys.MAX_FRAME_SIZE)) - 1024);
+			return outcome(t, config);
 		}
+	}
+
+	/** {@code t} as the outcome carries it, printed to this process's output first. */
+	private static String outcome(Throwable t, FiberConfig config) {
+		t.printStackTrace();
+		// The outcome must fit a frame, with room for the frame around it.
+		return RemoteException.encode(t, Math.toIntExact(config.get(ConfigKeys.MAX_FRAME_SIZE)) - 1024);
+	}
+
+	/**
+	 * Reports the outcome {@code error} (null: the target returned) and returns the next target the parent answers
+	 * with (after a target that returned, for a JVM it keeps), or null when this process is to exit.
+	 */
+	private static byte @Nullable [] report(Connection connection, @Nullable String error, Duration timeout) {
+		try {
+			byte[] answer = Objects.requireNonNull(connection.requestResponse(ChildProtocol.OUTCOME, new OutcomeFrame(error).encode())
+					.block(timeout), "the parent's answer");
+			if (error == null && TargetFrame.isTarget(answer)) {
+				return answer;
+			}
+			EmptyFrame.check(answer);
+		}
+		catch (RuntimeException e) {
+			System.err.println("could not report the outcome to the parent: " + e);
+		}
+		return null;
 	}
 
 	private static void parentLost() {
