@@ -67,6 +67,19 @@ class ClassSharingTest {
 		assertThat(archive(tmp).toString()).endsWith(Runtime.version().feature() >= 25 ? ".aot" : ".jsa");
 	}
 
+	@Test
+	void theChildWritingTheArchiveFinishesItWhenItsFiberClosesThoughItTakesLongerThanTheGrace(@TempDir Path dir) throws Exception {
+		String classpath = jarredClasspath(dir);
+		Path tmp = Files.createDirectories(dir.resolve("tmp"));
+		try (ChildJvm parent = ChildJvm.start(ClassSharingClosingParent.class, Map.of(), classpath,
+				List.of("-Djava.io.tmpdir=" + tmp))) {
+			parent.awaitLine("CLOSING writer");
+			parent.awaitLine("DONE");
+		}
+		// Killed at the grace, it would have left no archive: the JDK writes it after the shutdown hooks.
+		assertThat(archive(tmp).toString()).endsWith(Runtime.version().feature() >= 25 ? ".aot" : ".jsa");
+	}
+
 	/** The JVM options of three children started one after the other by a parent run with {@code java} from jars only. */
 	private static List<String> childOptions(Path dir, String java) throws Exception {
 		String classpath = jarredClasspath(dir);

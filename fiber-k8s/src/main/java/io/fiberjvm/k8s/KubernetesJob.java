@@ -2,6 +2,7 @@ package io.fiberjvm.k8s;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.OptionalLong;
 
 import io.fabric8.kubernetes.api.model.Pod;
@@ -98,6 +99,13 @@ final class KubernetesJob implements Job {
 	 */
 	@Override
 	public Mono<Void> terminate() {
+		return terminate(grace);
+	}
+
+	/** {@link #terminate()} with {@code grace} as the pod's deletion grace period, rounded up to whole seconds. */
+	@Override
+	public Mono<Void> terminate(Duration grace) {
+		Objects.requireNonNull(grace, "grace");
 		long graceSeconds = Math.max(1, (grace.toMillis() + 999) / 1000);
 		return Mono.fromRunnable(() -> {
 			if (!statuses.current().isTerminal()) {

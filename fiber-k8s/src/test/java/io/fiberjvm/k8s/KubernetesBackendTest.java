@@ -78,6 +78,17 @@ class KubernetesBackendTest implements BackendContract {
 	}
 
 	@Test
+	void terminateWithAGraceOfItsOwnDeletesThePodWithThatGraceNotTheBackends() {
+		Backend backend = open(new KubernetesBackend.Settings(ns, "fiber-test:1", List.of(), "", Duration.ofHours(1)));
+		Job job = backend.create(job("trap '' TERM; echo ready; while true; do sleep 1; done")).block(LIMIT);
+		job.statuses().filter(s -> s.phase() == JobStatus.Phase.RUNNING).next().block(LIMIT);
+
+		job.terminate(Duration.ofSeconds(1)).block(LIMIT);
+
+		assertThat(job.status().isTerminal()).isTrue();
+	}
+
+	@Test
 	void aPodDeletedByAnyoneEndsItsJob() {
 		Backend backend = openBackend();
 		JobSpec spec = job("exec sleep 600");

@@ -1,5 +1,7 @@
 package io.fiberjvm.backend;
 
+import java.time.Duration;
+import java.util.Objects;
 import java.util.OptionalLong;
 
 import reactor.core.publisher.Flux;
@@ -32,6 +34,15 @@ public interface Job {
 
 	/** Asks the job to stop, then kills it after the grace period; completes once it has ended. */
 	Mono<Void> terminate();
+
+	/**
+	 * Asks the job to stop, then kills it after {@code grace} instead of the backend's grace period; completes once it
+	 * has ended. Backends that cannot choose the grace per job use their own ({@link #terminate()}).
+	 */
+	default Mono<Void> terminate(Duration grace) {
+		Objects.requireNonNull(grace, "grace");
+		return terminate();
+	}
 
 	/** The job's output so far, line by line. */
 	Flux<String> logs();

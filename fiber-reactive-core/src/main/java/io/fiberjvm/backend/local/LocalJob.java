@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
@@ -73,6 +74,12 @@ final class LocalJob implements Job {
 
 	@Override
 	public Mono<Void> terminate() {
+		return terminate(grace);
+	}
+
+	@Override
+	public Mono<Void> terminate(Duration grace) {
+		Objects.requireNonNull(grace, "grace");
 		return Mono.fromRunnable(() -> {
 			if (!process.isAlive()) {
 				return;

@@ -136,8 +136,11 @@ final class ProcessLauncher {
 			}
 			return Mono.error(e);
 		}
+		// The child that writes the archive writes it as it exits, which can outlast the grace: it gets more, so it is not
+		// killed half-way and the next run has an archive.
+		Duration grace = archive != null && archive.writes() ? config.get(ConfigKeys.TERMINATE_GRACE).plus(SharedClassArchive.WRITE_TIME) : null;
 		ProcessSupervisor supervisor = new ProcessSupervisor(name, jobId, target, resources, config.get(ConfigKeys.START_TIMEOUT),
-				keep ? idle : null);
+				keep ? idle : null, grace);
 		FiberProcess process = keep ? supervisor.firstRun() : supervisor;
 		processes.put(jobId, supervisor);
 		// The job is attached whatever the caller does, so a cancelled start cannot leave an unknown child.
@@ -189,11 +192,14 @@ final class ProcessLauncher {
 	Mono<Void> terminateAll(Duration wait) {
 		List<ProcessSupervisor> letGo = idle.closeAll();
 		Duration grace = config.get(ConfigKeys.TERMINATE_GRACE);
-		return Flux.fromIterable(new ArrayList<>(processes.values()))
+		List<ProcessSupervisor> all = new ArrayList<>(processes.values());
+		// A child writing the class archive has a longer grace, and is waited for as much longer.
+		Duration longest = all.stream().anyMatch(p -> p.terminateGrace() != null) ? wait.plus(SharedClassArchive.WRITE_TIME) : wait;
+		return Flux.fromIterable(all)
 				.flatMap(p -> (letGo.contains(p) ? p.onExit().timeout(grace).then().onErrorResume(e -> p.terminate()) : p.terminate())
 						.onErrorResume(e -> Mono.empty()))
 				.then()
-				.timeout(wait, Mono.empty());
+				.timeout(longest, Mono.empty());
 	}
 
 	private String jobIdFor(String name) {

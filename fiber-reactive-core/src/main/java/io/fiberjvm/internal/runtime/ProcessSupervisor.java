@@ -40,6 +40,8 @@ final class ProcessSupervisor implements FiberProcess {
 	private final Duration startTimeout;
 	/** Where this JVM waits between runs; null for a JVM that runs one target and exits. */
 	private final @Nullable IdleJvms idle;
+	/** How long a terminated JVM has to exit before it is killed; null for the backend's grace. */
+	private final @Nullable Duration terminateGrace;
 	private final Sinks.One<Job> job = Sinks.one();
 	private final Sinks.Empty<Void> running = Sinks.empty();
 	private volatile @Nullable Job started;
@@ -51,13 +53,14 @@ final class ProcessSupervisor implements FiberProcess {
 	private boolean ending;
 
 	ProcessSupervisor(String name, String jobId, byte[] target, ResourceSpec resources, Duration startTimeout,
-			@Nullable IdleJvms idle) {
+			@Nullable IdleJvms idle, @Nullable Duration terminateGrace) {
 		this.name = name;
 		this.jobId = jobId;
 		this.target = target;
 		this.resources = resources;
 		this.startTimeout = startTimeout;
 		this.idle = idle;
+		this.terminateGrace = terminateGrace;
 	}
 
 	/** The run of this reusable JVM's first target, running once the child has fetched it. */
@@ -251,7 +254,13 @@ final class ProcessSupervisor implements FiberProcess {
 		if (idle != null) {
 			idle.forget(this);
 		}
-		return job.asMono().flatMap(Job::terminate);
+		Duration grace = terminateGrace;
+		return job.asMono().flatMap(j -> grace == null ? j.terminate() : j.terminate(grace));
+	}
+
+	/** How long this JVM has to exit once terminated, when it is not the backend's grace. */
+	@Nullable Duration terminateGrace() {
+		return terminateGrace;
 	}
 
 	/**

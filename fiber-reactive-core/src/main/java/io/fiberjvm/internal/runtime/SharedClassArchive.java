@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
@@ -70,6 +71,12 @@ final class SharedClassArchive {
 	 * returned, its target threw, or SIGTERM.
 	 */
 	private static final Set<Integer> CLEAN_EXITS = Set.of(0, 1, 128 + 15);
+
+	/**
+	 * How much longer than the terminate grace a child writing the archive has to exit before it is killed: an AOT
+	 * cache of a worker's classes takes about 3 s to write on 2 cores, a large classpath's more.
+	 */
+	static final Duration WRITE_TIME = Duration.ofSeconds(30);
 
 	private final Path archive;
 	private final Format format;

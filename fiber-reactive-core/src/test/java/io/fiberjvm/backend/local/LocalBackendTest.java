@@ -325,6 +325,17 @@ class LocalBackendTest implements BackendContract {
 	}
 
 	@Test
+	void terminateWithAGraceOfItsOwnKillsAtThatGraceNotTheBackends() {
+		Job job = start(backend(List.of(), Duration.ofHours(1)),
+				sh("stubborn", "trap '' TERM; echo ready; while true; do read line; done"));
+		await().atMost(LIMIT).until(() -> logs(job).contains("ready"));
+
+		StepVerifier.create(job.terminate(Duration.ofMillis(300))).expectComplete().verify(LIMIT);
+
+		assertThat(job.status().exitCode()).isEqualTo(137);
+	}
+
+	@Test
 	void terminatingAnEndedJobCompletesAndChangesNothing() {
 		Job job = start(backend(List.of()), sh("done", "exit 0"));
 		JobStatus status = terminal(job);
