@@ -204,7 +204,8 @@ public final class Fiber implements AsyncCloseable, Disposable {
 
 	/**
 	 * Closes the runtime when subscribed: terminates every pool and process it started (waiting at most the
-	 * terminate grace plus a few seconds; the backend kills whatever is left), stops listening and closes its
+	 * terminate grace plus a few seconds, 30 s more while the child that writes the class-sharing archive lives; the
+	 * backend kills whatever is left), stops listening and closes its
 	 * connections and its backend. Completes once closed; fails with what kept it from closing cleanly (the
 	 * listener or the backend could not be closed), once it has closed all it could. Idempotent.
 	 */

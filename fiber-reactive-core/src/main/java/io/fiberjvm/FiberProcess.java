@@ -39,7 +39,10 @@ public interface FiberProcess {
 	 */
 	Mono<Void> join();
 
-	/** Stops the process (SIGTERM, then SIGKILL after {@code fiber.terminate-grace}); completes once it has ended. */
+	/**
+	 * Stops the process (SIGTERM, then SIGKILL after {@code fiber.terminate-grace}, 30 s more for the one child that
+	 * writes the class-sharing archive as it exits); completes once it has ended.
+	 */
 	Mono<Void> terminate();
 
 	/** Whether the process has not ended yet. */

@@ -9,7 +9,8 @@ import io.fiberjvm.queue.FiberQueue;
 
 /**
  * A parent JVM for the class-sharing test of a closing {@code Fiber}: its first child, the one that writes the class
- * archive as it exits, takes three times the terminate grace to exit, as a large archive takes to write. Prints
+ * archive as it exits, takes longer to exit than the terminate grace and the few seconds a close waits beyond it, as a
+ * large archive takes to write. Prints
  * {@code DONE} once the {@code Fiber} has closed.
  */
 public final class ClassSharingClosingParent {
@@ -23,7 +24,7 @@ public final class ClassSharingClosingParent {
 		try (Fiber fiber = Fiber.builder().set("terminate-grace", "1s").open()) {
 			FiberQueue<String> hooked = fiber.queue(String.class, 1);
 			FiberProcess writer = fiber.process(() -> {
-				Runtime.getRuntime().addShutdownHook(new Thread(() -> SimulatedWork.pause(3_000)));
+				Runtime.getRuntime().addShutdownHook(new Thread(() -> SimulatedWork.pause(8_000)));
 				hooked.put("hooked").block(WAIT);
 				awaitTermination();
 			}).name("writer").start().block(WAIT);

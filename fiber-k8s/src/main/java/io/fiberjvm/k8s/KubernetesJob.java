@@ -106,6 +106,9 @@ final class KubernetesJob implements Job {
 	@Override
 	public Mono<Void> terminate(Duration grace) {
 		Objects.requireNonNull(grace, "grace");
+		if (grace.isNegative()) {
+			throw new IllegalArgumentException("grace " + grace + " is negative; give zero or more");
+		}
 		long graceSeconds = Math.max(1, (grace.toMillis() + 999) / 1000);
 		return Mono.fromRunnable(() -> {
 			if (!statuses.current().isTerminal()) {

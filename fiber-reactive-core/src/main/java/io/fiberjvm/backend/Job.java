@@ -38,9 +38,14 @@ public interface Job {
 	/**
 	 * Asks the job to stop, then kills it after {@code grace} instead of the backend's grace period; completes once it
 	 * has ended. Backends that cannot choose the grace per job use their own ({@link #terminate()}).
+	 *
+	 * @throws IllegalArgumentException if {@code grace} is negative
 	 */
 	default Mono<Void> terminate(Duration grace) {
 		Objects.requireNonNull(grace, "grace");
+		if (grace.isNegative()) {
+			throw new IllegalArgumentException("grace " + grace + " is negative; give zero or more");
+		}
 		return terminate();
 	}
 

@@ -87,7 +87,7 @@ public final class ConfigKeys {
 	/** How long a terminated child gets between SIGTERM and SIGKILL. */
 	public static final ConfigKey<Duration> TERMINATE_GRACE = register(new ConfigKey<>("terminate-grace", "duration", "3s",
 			"How long a terminated job-backed process gets to exit before it is killed; the one child that writes the "
-					+ "class-sharing archive as it exits gets 30 s more.",
+					+ "class-sharing archive as it exits gets 30 s more (class-sharing=false has no such child).",
 			ConfigKeys::positiveDuration));
 
 	/** How long a pool worker's JVM whose pool closed waits for the next pool to serve. */

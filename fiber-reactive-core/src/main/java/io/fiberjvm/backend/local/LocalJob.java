@@ -80,6 +80,9 @@ final class LocalJob implements Job {
 	@Override
 	public Mono<Void> terminate(Duration grace) {
 		Objects.requireNonNull(grace, "grace");
+		if (grace.isNegative()) {
+			throw new IllegalArgumentException("grace " + grace + " is negative; give zero or more");
+		}
 		return Mono.fromRunnable(() -> {
 			if (!process.isAlive()) {
 				return;

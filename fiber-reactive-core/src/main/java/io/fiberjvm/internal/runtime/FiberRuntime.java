@@ -262,7 +262,8 @@ public final class FiberRuntime implements RuntimeContext {
 
 	/**
 	 * Closes when subscribed: disposes its disposable services (pools end first), terminates every process it
-	 * started (waiting at most the terminate grace plus a few seconds; the backend kills what is left), stops
+	 * started (waiting at most the terminate grace plus a few seconds, {@link SharedClassArchive#WRITE_TIME} more while
+	 * the child writing the class archive lives; the backend kills what is left), stops
 	 * listening and closes its connections and its backend. Completes once closed, or fails with what kept the
 	 * listener or the backend from closing (a service whose disposal throws is logged, and the rest still close);
 	 * idempotent.

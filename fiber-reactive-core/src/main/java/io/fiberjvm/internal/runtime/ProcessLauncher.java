@@ -186,8 +186,9 @@ final class ProcessLauncher {
 	}
 
 	/**
-	 * Lets idle JVMs exit and terminates every other process, waiting at most {@code wait} for them to end; an idle JVM
-	 * that has not exited within the terminate grace is terminated too.
+	 * Lets idle JVMs exit and terminates every other process, waiting at most {@code wait} for them to end, or
+	 * {@link SharedClassArchive#WRITE_TIME} more while the child writing the class archive lives (its own grace is as
+	 * much longer); an idle JVM that has not exited within the terminate grace is terminated too.
 	 */
 	Mono<Void> terminateAll(Duration wait) {
 		List<ProcessSupervisor> letGo = idle.closeAll();

@@ -40,7 +40,11 @@ final class ProcessSupervisor implements FiberProcess {
 	private final Duration startTimeout;
 	/** Where this JVM waits between runs; null for a JVM that runs one target and exits. */
 	private final @Nullable IdleJvms idle;
-	/** How long a terminated JVM has to exit before it is killed; null for the backend's grace. */
+	/**
+	 * How long a JVM terminated by the parent's users or its closing has to exit before it is killed; null for the
+	 * backend's grace. A child that never connected is killed at the backend's grace whatever this says: it has nothing
+	 * worth the wait, and an archive it wrote would hold too few classes.
+	 */
 	private final @Nullable Duration terminateGrace;
 	private final Sinks.One<Job> job = Sinks.one();
 	private final Sinks.Empty<Void> running = Sinks.empty();

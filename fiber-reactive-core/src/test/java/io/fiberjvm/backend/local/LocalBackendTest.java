@@ -336,6 +336,17 @@ class LocalBackendTest implements BackendContract {
 	}
 
 	@Test
+	void aNegativeGraceIsRefusedAndTheJobRunsOn() {
+		Job job = start(backend(List.of()), sleeper("sleeper"));
+
+		assertThatThrownBy(() -> job.terminate(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class)
+				.hasMessageContaining("negative");
+
+		assertThat(job.status().isTerminal()).isFalse();
+		StepVerifier.create(job.terminate()).expectComplete().verify(LIMIT);
+	}
+
+	@Test
 	void terminatingAnEndedJobCompletesAndChangesNothing() {
 		Job job = start(backend(List.of()), sh("done", "exit 0"));
 		JobStatus status = terminal(job);
