@@ -16,6 +16,7 @@ import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 import reactor.util.function.Tuple2;
 import reactor.util.function.Tuples;
+import reactor.util.retry.Retry;
 
 import io.fiberjvm.Fiber;
 import io.fiberjvm.FiberException;
@@ -176,6 +177,20 @@ class PoolTest {
 		HashSetHolder(Set<Integer> values) {
 			this(new java.util.HashSet<>(values));
 		}
+	}
+
+	@Test
+	void aMappedElementThatKeepsFailingIsRetriedAsTheViewSaysAndEndsWithItsLastError() {
+		long retried = pool.stats().retried();
+		HashSetHolder holder = new HashSetHolder(Set.of(3));
+		List<TaskResult<Integer>> results = pool.retry(Retry.max(2))
+				.mapResults((FiberFunction<Integer, Integer>) x -> failSome(x, holder.values), Flux.range(0, 6))
+				.collectList().block(LONG);
+		assertThat(results).extracting(TaskResult::index).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
+		assertThat(results).filteredOn(TaskResult::isSuccess).extracting(TaskResult::value).containsExactly(0, 10, 20, 40, 50);
+		assertThat(results.get(3).error()).isInstanceOf(TaskFailedException.class).hasMessageContaining("element 3 of map")
+				.hasMessageContaining("no 3");
+		assertThat(pool.stats().retried() - retried).isEqualTo(2);
 	}
 
 	@Test

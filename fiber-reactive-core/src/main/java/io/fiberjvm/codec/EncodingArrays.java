@@ -64,7 +64,8 @@ final class EncodingArrays {
 	 * let it go.
 	 */
 	void giveBack(byte[] array) {
-		if (lent.remove(array) == null) {
+		// Only large arrays are lent: a small one is not looked up, which would cost a lock and its identity hash.
+		if (array.length < LARGE || lent.remove(array) == null) {
 			return;
 		}
 		synchronized (kept) {

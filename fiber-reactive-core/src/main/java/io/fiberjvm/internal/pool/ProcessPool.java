@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Flux;
@@ -18,7 +19,6 @@ import reactor.util.function.Tuple2;
 import reactor.util.retry.Retry;
 
 import io.fiberjvm.FiberBiFunction;
-import io.fiberjvm.FiberException;
 import io.fiberjvm.FiberFunction;
 import io.fiberjvm.FiberProcess;
 import io.fiberjvm.pool.FiberPool;
@@ -202,11 +202,10 @@ final class ProcessPool implements FiberPool {
 		return Flux.<T>from(items).subscribeOn(Schedulers.boundedElastic()).limitRate(INPUT_BATCH).index();
 	}
 
-	@SuppressWarnings("unchecked")
 	private <R> Mono<TaskResult<R>> outcome(ShippedFunction shipped, Object arg, long index, String what) {
-		return element(shipped, arg, index, what)
-				.map(value -> TaskResult.success(index, (R) value))
-				.onErrorResume(error -> Mono.just(TaskResult.failure(index, error)));
+		TaskName description = new TaskName(what, index, shipped);
+		return TaskOutcome.of(core, shipped, arg, description, chunkSize,
+				(argument, first) -> retries(attempt(shipped, argument, description, new AtomicInteger(1)), first));
 	}
 
 	/** A mapped element's value, or its error thrown; never null, since an element's task never returns null. */
@@ -217,9 +216,7 @@ final class ProcessPool implements FiberPool {
 	/** One element of a mapping call: never empty, since a Flux cannot carry a null result. */
 	private Mono<Object> element(ShippedFunction shipped, Object arg, long index, String what) {
 		TaskName description = new TaskName(what, index, shipped);
-		return task(shipped, arg, description)
-				.switchIfEmpty(Mono.error(() -> new FiberException("task " + description
-						+ " returned null, which a Flux cannot carry; return a value or an Optional")));
+		return task(shipped, arg, description).switchIfEmpty(Mono.error(() -> TaskOutcome.nullResult(description)));
 	}
 
 	/** Runs one call that is a single Mono, counted in and out of the pool's open calls. */
@@ -249,24 +246,31 @@ final class ProcessPool implements FiberPool {
 	private Mono<Object> attempts(ShippedFunction shipped, Object arg, TaskName description) {
 		return Mono.defer(() -> {
 			ByteBuffer argument = core.codec.argument(arg, description);
-			AtomicInteger attempts = new AtomicInteger();
-			Mono<Object> attempt = Mono.create(sink -> {
-				int n = attempts.incrementAndGet();
-				if (n > 1) {
-					core.retried.incrementAndGet();
-				}
-				Task task = new Task(core.nextTaskId(), shipped, argument, description, n, chunkSize, TaskSink.of(sink));
-				sink.onCancel(() -> core.dispatcher.cancel(task));
-				core.dispatcher.submit(task);
-			});
+			Mono<Object> attempt = attempt(shipped, argument, description, new AtomicInteger());
 			// Retry machinery only for a task that failed once: most never do, and it costs per subscription.
-			return attempt.onErrorResume(first -> {
-				AtomicBoolean replayed = new AtomicBoolean();
-				return Mono.defer(() -> replayed.compareAndSet(false, true) ? Mono.error(first) : attempt)
-						.retryWhen(effectiveRetry())
-						.onErrorMap(Exceptions::isRetryExhausted, ProcessPool::lastError);
-			});
+			return attempt.onErrorResume(first -> retries(attempt, first));
 		});
+	}
+
+	/** Each subscription one more attempt at the task, numbered after the {@code made} ones; all but the first are retries. */
+	private Mono<Object> attempt(ShippedFunction shipped, @Nullable ByteBuffer argument, TaskName description, AtomicInteger made) {
+		return Mono.create(sink -> {
+			int n = made.incrementAndGet();
+			if (n > 1) {
+				core.retried.incrementAndGet();
+			}
+			Task task = new Task(core.nextTaskId(), shipped, argument, description, n, chunkSize, TaskSink.of(sink));
+			sink.onCancel(() -> core.dispatcher.cancel(task));
+			core.dispatcher.submit(task);
+		});
+	}
+
+	/** The attempts after a first that failed with {@code first}, as this view's retry allows; the last error if all fail. */
+	private Mono<Object> retries(Mono<Object> attempt, Throwable first) {
+		AtomicBoolean replayed = new AtomicBoolean();
+		return Mono.defer(() -> replayed.compareAndSet(false, true) ? Mono.error(first) : attempt)
+				.retryWhen(effectiveRetry())
+				.onErrorMap(Exceptions::isRetryExhausted, ProcessPool::lastError);
 	}
 
 	/** The error of the last attempt, which a spent retry carries as its cause. */

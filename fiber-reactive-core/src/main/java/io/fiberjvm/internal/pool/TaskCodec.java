@@ -121,7 +121,13 @@ final class TaskCodec {
 			LargeDecoding.run(answer.value(), () -> {
 				// A caller that cancelled while a large result waited to be decoded would discard it.
 				if (!task.cancelled) {
-					Object result = answer.result(values, "the result of " + task);
+					Object result = answer.result(values, new Object() {
+						// Written out only in an error: building it for every result cost more than reading a small one.
+						@Override
+						public String toString() {
+							return "the result of " + task;
+						}
+					});
 					if (task.attempt == 1 && task.stream == null) {
 						// Its only attempt succeeded, so none follows; the worker had all of the argument, so no frame of it is left to write.
 						values.giveBack(task.arg);

@@ -1,0 +1,98 @@
+package io.fiberjvm.internal.pool;
+
+import java.nio.ByteBuffer;
+import java.util.function.BiFunction;
+
+import org.jspecify.annotations.Nullable;
+import reactor.core.Disposable;
+import reactor.core.Disposables;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.MonoSink;
+import reactor.util.context.Context;
+
+import io.fiberjvm.FiberException;
+import io.fiberjvm.pool.TaskResult;
+
+/**
+ * One element of an ordered mapping call, as its outcome: submits the element's task and ends with its value or its
+ * error as a {@link TaskResult}, in one {@code Mono} where a composition of operators subscribed eight per element,
+ * which was most of the pool's own work on a short task. A first attempt that fails goes on through the later
+ * attempts the view's retry allows, given by the caller.
+ */
+final class TaskOutcome<R> implements TaskSink {
+
+	private final PoolCore core;
+	private final MonoSink<TaskResult<R>> sink;
+	private final TaskName description;
+	private final long submittedAt = System.nanoTime();
+	private final Disposable.Swap cancel = Disposables.swap();
+	private final BiFunction<@Nullable ByteBuffer, Throwable, Mono<Object>> laterAttempts;
+	/** The encoded argument, which later attempts send again; set before the first attempt is submitted. */
+	private @Nullable ByteBuffer argument;
+
+	private TaskOutcome(PoolCore core, MonoSink<TaskResult<R>> sink, TaskName description,
+			BiFunction<@Nullable ByteBuffer, Throwable, Mono<Object>> laterAttempts) {
+		this.core = core;
+		this.sink = sink;
+		this.description = description;
+		this.laterAttempts = laterAttempts;
+	}
+
+	/**
+	 * The outcome of {@code description}'s element: its argument encoded (a failure if it cannot be), its first
+	 * attempt, then, if that fails, {@code laterAttempts} of the encoded argument and the first error, which end with the
+	 * value or the last error. Cancelling cancels the attempt under way.
+	 */
+	static <R> Mono<TaskResult<R>> of(PoolCore core, ShippedFunction shipped, @Nullable Object arg, TaskName description,
+			int chunkSize, BiFunction<@Nullable ByteBuffer, Throwable, Mono<Object>> laterAttempts) {
+		return Mono.create(sink -> {
+			TaskOutcome<R> outcome = new TaskOutcome<>(core, sink, description, laterAttempts);
+			core.submitted.incrementAndGet();
+			ByteBuffer argument;
+			try {
+				argument = core.codec.argument(arg, description);
+			}
+			catch (RuntimeException | LinkageError e) {
+				// An argument that cannot travel, or whose class cannot initialize, fails its own element only.
+				outcome.end(TaskResult.failure(description.index(), e));
+				return;
+			}
+			outcome.argument = argument;
+			Task task = new Task(core.nextTaskId(), shipped, argument, description, 1, chunkSize, outcome);
+			outcome.cancel.replace(() -> core.dispatcher.cancel(task));
+			sink.onCancel(outcome.cancel);
+			try {
+				core.dispatcher.submit(task);
+			}
+			catch (RuntimeException e) {
+				outcome.error(e);
+			}
+		});
+	}
+
+	@Override
+	@SuppressWarnings("unchecked")
+	public void success(@Nullable Object value) {
+		end(value == null ? TaskResult.failure(description.index(), nullResult(description))
+				: TaskResult.success(description.index(), (R) value));
+	}
+
+	@Override
+	public void error(Throwable first) {
+		// Replaced, not disposed: the first attempt has ended; a cancel that came first disposes the later ones at once.
+		cancel.replace(laterAttempts.apply(argument, first)
+				.switchIfEmpty(Mono.error(() -> nullResult(description)))
+				.subscribe(this::success, error -> end(TaskResult.failure(description.index(), error)), null,
+						Context.of(sink.contextView())));
+	}
+
+	private void end(TaskResult<R> result) {
+		core.taskEnded(System.nanoTime() - submittedAt);
+		sink.success(result);
+	}
+
+	/** A task's null result, which a Flux cannot carry. */
+	static FiberException nullResult(TaskName description) {
+		return new FiberException("task " + description + " returned null, which a Flux cannot carry; return a value or an Optional");
+	}
+}
