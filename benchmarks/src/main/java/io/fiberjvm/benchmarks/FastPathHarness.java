@@ -65,13 +65,18 @@ public final class FastPathHarness {
 	}
 
 	/** The command line. */
-	record Options(int runs, int warmups, int roundTrips, int noopTasks, int chunkSize, Path out, Path pythonScript) {
+	record Options(int runs, int warmups, int roundTrips, int noopTasks, int chunkSize, Path out, Path pythonScript,
+			List<String> probes) {
+
+		static final List<String> ALL = List.of(POOL_START, QUEUE_ECHO, NOOP);
 
 		static Options parse(String[] args) {
 			int[] numbers = {3, 3, 10_000, 200_000, 1000};
 			Path[] paths = {Path.of("benchmarks", "results"), Path.of("benchmarks", "python", "fast_path.py")};
+			List<List<String>> probes = new ArrayList<>(List.of(ALL));
 			HarnessArgs.pairs(args, (name, value) -> {
 				switch (name) {
+					case "--probes" -> probes.set(0, probes(value));
 					case "--runs" -> numbers[0] = HarnessArgs.positive(name, value);
 					case "--warmups" -> numbers[1] = HarnessArgs.positive(name, value);
 					case "--round-trips" -> numbers[2] = HarnessArgs.positive(name, value);
@@ -82,21 +87,48 @@ public final class FastPathHarness {
 					default -> throw new IllegalArgumentException("unknown option " + name);
 				}
 			});
-			return new Options(numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], paths[0], paths[1]);
+			return new Options(numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], paths[0], paths[1], probes.get(0));
+		}
+
+		/** The probes named in {@code value}, separated by commas, in the order this harness runs them. */
+		private static List<String> probes(String value) {
+			List<String> named = List.of(value.split(","));
+			for (String probe : named) {
+				if (!ALL.contains(probe)) {
+					throw new IllegalArgumentException("--probes: unknown probe '" + probe + "'; the probes are " + String.join(", ", ALL));
+				}
+			}
+			return ALL.stream().filter(named::contains).toList();
+		}
+
+		/** Whether {@code probe} runs; one that does not is recorded in {@code column} as not asked for. */
+		boolean runs(String probe, FastPathColumn column) {
+			if (probes.contains(probe)) {
+				return true;
+			}
+			column.missing(probe, "not asked for (--probes " + String.join(",", probes) + ")");
+			return false;
 		}
 	}
 
 	public static void main(String[] args) throws Exception {
 		Options options = HarnessArgs.parseOrExit(args, Options::parse, "usage: FastPathHarness [--runs 3] [--warmups 3] [--round-trips 10000] [--noop-tasks 200000] "
-					+ "[--chunk-size 1000] [--out benchmarks/results] [--python-script benchmarks/python/fast_path.py]");
+					+ "[--chunk-size 1000] [--out benchmarks/results] [--python-script benchmarks/python/fast_path.py] "
+					+ "[--probes pool-start,queue-echo,noop]");
 		Files.createDirectories(options.out());
 		FastPathColumn ours = new FastPathColumn("this project");
-		poolStart(options, ours);
+		if (options.runs(POOL_START, ours)) {
+			poolStart(options, ours);
+		}
 		try (Fiber fiber = Fiber.open()) {
 			// Bind the runtime's server before timing, as a program that made a queue or a pool before would have.
 			fiber.address().block(WAIT);
-			queueEcho(fiber, options, ours);
-			noop(fiber, options, ours);
+			if (options.runs(QUEUE_ECHO, ours)) {
+				queueEcho(fiber, options, ours);
+			}
+			if (options.runs(NOOP, ours)) {
+				noop(fiber, options, ours);
+			}
 		}
 		ours.about(String.format(Locale.ROOT, "%s %s, local backend, one worker per JVM", System.getProperty("java.vm.name"),
 				System.getProperty("java.version")));
@@ -247,7 +279,10 @@ public final class FastPathHarness {
 	private static FastPathColumn python(Options options, String name, String library) throws Exception {
 		FastPathColumn column = new FastPathColumn(name);
 		Optional<String> cannot = OverheadPeers.pythonMissing(options.pythonScript(), name);
-		for (String probe : List.of(POOL_START, QUEUE_ECHO, NOOP)) {
+		for (String probe : Options.ALL) {
+			if (!options.runs(probe, column)) {
+				continue;
+			}
 			if (cannot.isPresent()) {
 				column.missing(probe, cannot.get());
 				continue;
