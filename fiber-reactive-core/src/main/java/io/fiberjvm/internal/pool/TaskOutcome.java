@@ -1,6 +1,7 @@
 package io.fiberjvm.internal.pool;
 
 import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
 
 import org.jspecify.annotations.Nullable;
@@ -26,6 +27,9 @@ final class TaskOutcome<R> implements TaskSink {
 	private final TaskName description;
 	private final long submittedAt = System.nanoTime();
 	private final Disposable.Swap cancel = Disposables.swap();
+	/** Whether the first attempt has ended, and whether the element has: each ends once, whoever signals again. */
+	private final AtomicBoolean firstEnded = new AtomicBoolean();
+	private final AtomicBoolean ended = new AtomicBoolean();
 	private final BiFunction<@Nullable ByteBuffer, Throwable, Mono<Object>> laterAttempts;
 	/** The encoded argument, which later attempts send again; set before the first attempt is submitted. */
 	private @Nullable ByteBuffer argument;
@@ -52,7 +56,10 @@ final class TaskOutcome<R> implements TaskSink {
 			try {
 				argument = core.codec.argument(arg, description);
 			}
-			catch (RuntimeException | LinkageError e) {
+			catch (VirtualMachineError e) {
+				throw e;
+			}
+			catch (Throwable e) {
 				// An argument that cannot travel, or whose class cannot initialize, fails its own element only.
 				outcome.end(TaskResult.failure(description.index(), e));
 				return;
@@ -64,31 +71,51 @@ final class TaskOutcome<R> implements TaskSink {
 			try {
 				core.dispatcher.submit(task);
 			}
-			catch (RuntimeException e) {
+			catch (VirtualMachineError e) {
+				throw e;
+			}
+			catch (Throwable e) {
 				outcome.error(e);
 			}
 		});
 	}
 
 	@Override
-	@SuppressWarnings("unchecked")
 	public void success(@Nullable Object value) {
-		end(value == null ? TaskResult.failure(description.index(), nullResult(description))
-				: TaskResult.success(description.index(), (R) value));
+		if (firstEnded.compareAndSet(false, true)) {
+			value(value);
+		}
 	}
 
 	@Override
 	public void error(Throwable first) {
+		// A cancelled element's attempt ends unheard, as its sink would have ignored it: no retry, no latency.
+		if (!firstEnded.compareAndSet(false, true) || cancel.isDisposed()) {
+			return;
+		}
 		// Replaced, not disposed: the first attempt has ended; a cancel that came first disposes the later ones at once.
 		cancel.replace(laterAttempts.apply(argument, first)
 				.switchIfEmpty(Mono.error(() -> nullResult(description)))
-				.subscribe(this::success, error -> end(TaskResult.failure(description.index(), error)), null,
+				.subscribe(this::value, error -> end(TaskResult.failure(description.index(), error)), null,
 						Context.of(sink.contextView())));
 	}
 
+	@SuppressWarnings("unchecked")
+	private void value(@Nullable Object value) {
+		end(value == null ? TaskResult.failure(description.index(), nullResult(description))
+				: TaskResult.success(description.index(), (R) value));
+	}
+
 	private void end(TaskResult<R> result) {
-		core.taskEnded(System.nanoTime() - submittedAt);
-		sink.success(result);
+		if (cancel.isDisposed() || !ended.compareAndSet(false, true)) {
+			return;
+		}
+		try {
+			core.taskEnded(System.nanoTime() - submittedAt);
+		}
+		finally {
+			sink.success(result);
+		}
 	}
 
 	/** A task's null result, which a Flux cannot carry. */
