@@ -34,12 +34,13 @@ import io.fiberjvm.queue.FiberQueue;
  * alone on the machine, at most ten minutes a probe. A Python column that cannot run (no {@code python3}, no
  * {@code import fiber}) or a probe that fails is reported as not run, with the reason. Every probe uses the same
  * protocol on every side ({@link FastPathReport} says it in the report). Writes {@code fast-path.md} into
- * {@code --out} and prints it; progress goes to standard error.
+ * {@code --out} and prints it; progress goes to standard error. {@code --probes} runs only the probes named, on every
+ * side, and writes {@code fast-path-<probes>.md} instead, so a partial run leaves the whole table alone.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.fiberjvm.benchmarks.FastPathHarness [--runs 3] [--warmups 3]
  *     [--round-trips 10000] [--noop-tasks 200000] [--chunk-size 1000] [--out benchmarks/results]
- *     [--python-script benchmarks/python/fast_path.py]
+ *     [--python-script benchmarks/python/fast_path.py] [--probes pool-start,queue-echo,noop]
  * </pre>
  */
 public final class FastPathHarness {
@@ -92,17 +93,25 @@ public final class FastPathHarness {
 
 		/** The probes named in {@code value}, separated by commas, in the order this harness runs them. */
 		private static List<String> probes(String value) {
-			List<String> named = List.of(value.split(","));
-			for (String probe : named) {
+			List<String> named = new ArrayList<>();
+			for (String name : value.split(",", -1)) {
+				String probe = name.trim();
 				if (!ALL.contains(probe)) {
-					throw new IllegalArgumentException("--probes: unknown probe '" + probe + "'; the probes are " + String.join(", ", ALL));
+					throw new IllegalArgumentException("--probes: '" + probe + "' is not a probe; name one or more of "
+							+ String.join(", ", ALL) + ", separated by commas");
 				}
+				named.add(probe);
 			}
 			return ALL.stream().filter(named::contains).toList();
 		}
 
-		/** Whether {@code probe} runs; one that does not is recorded in {@code column} as not asked for. */
-		boolean runs(String probe, FastPathColumn column) {
+		/** The report's file: {@code fast-path.md} for every probe, else one named after those run. */
+		String reportName() {
+			return probes.equals(ALL) ? "fast-path.md" : "fast-path-" + String.join("-", probes) + ".md";
+		}
+
+		/** Whether {@code probe} is among those asked for; one that is not is recorded in {@code column} as such. */
+		boolean selects(String probe, FastPathColumn column) {
 			if (probes.contains(probe)) {
 				return true;
 			}
@@ -117,17 +126,21 @@ public final class FastPathHarness {
 					+ "[--probes pool-start,queue-echo,noop]");
 		Files.createDirectories(options.out());
 		FastPathColumn ours = new FastPathColumn("this project");
-		if (options.runs(POOL_START, ours)) {
+		if (options.selects(POOL_START, ours)) {
 			poolStart(options, ours);
 		}
-		try (Fiber fiber = Fiber.open()) {
-			// Bind the runtime's server before timing, as a program that made a queue or a pool before would have.
-			fiber.address().block(WAIT);
-			if (options.runs(QUEUE_ECHO, ours)) {
-				queueEcho(fiber, options, ours);
-			}
-			if (options.runs(NOOP, ours)) {
-				noop(fiber, options, ours);
+		boolean runEcho = options.selects(QUEUE_ECHO, ours);
+		boolean runNoop = options.selects(NOOP, ours);
+		if (runEcho || runNoop) {
+			try (Fiber fiber = Fiber.open()) {
+				// Bind the runtime's server before timing, as a program that made a queue or a pool before would have.
+				fiber.address().block(WAIT);
+				if (runEcho) {
+					queueEcho(fiber, options, ours);
+				}
+				if (runNoop) {
+					noop(fiber, options, ours);
+				}
 			}
 		}
 		ours.about(String.format(Locale.ROOT, "%s %s, local backend, one worker per JVM", System.getProperty("java.vm.name"),
@@ -137,9 +150,9 @@ public final class FastPathHarness {
 		FastPathColumn multiprocessing = python(options, "multiprocessing", "multiprocessing");
 
 		String markdown = new FastPathReport(options, List.of(pythonFiber, multiprocessing, ours)).markdown();
-		Files.writeString(options.out().resolve("fast-path.md"), markdown, StandardCharsets.UTF_8);
+		Files.writeString(options.out().resolve(options.reportName()), markdown, StandardCharsets.UTF_8);
 		PoolOverheadHarness.printReport(markdown);
-		progress("wrote fast-path.md in " + options.out().toAbsolutePath());
+		progress("wrote " + options.reportName() + " in " + options.out().toAbsolutePath());
 	}
 
 	/**
@@ -280,7 +293,7 @@ public final class FastPathHarness {
 		FastPathColumn column = new FastPathColumn(name);
 		Optional<String> cannot = OverheadPeers.pythonMissing(options.pythonScript(), name);
 		for (String probe : Options.ALL) {
-			if (!options.runs(probe, column)) {
+			if (!options.selects(probe, column)) {
 				continue;
 			}
 			if (cannot.isPresent()) {
@@ -325,7 +338,7 @@ public final class FastPathHarness {
 		return column;
 	}
 
-	/** Why no Python column can run at all: no {@code python3} on the PATH, or no script; empty when both are there. */
+	/** The Integers 0 to {@code count - 1}. */
 	private static List<Integer> items(int count) {
 		return IntStream.range(0, count).boxed().toList();
 	}

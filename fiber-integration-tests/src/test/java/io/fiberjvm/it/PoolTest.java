@@ -1,18 +1,15 @@
 package io.fiberjvm.it;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 import reactor.util.function.Tuple2;
 import reactor.util.function.Tuples;
@@ -21,18 +18,15 @@ import reactor.util.retry.Retry;
 import io.fiberjvm.Fiber;
 import io.fiberjvm.FiberException;
 import io.fiberjvm.FiberFunction;
-import io.fiberjvm.FiberProcess;
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.pool.FiberPool;
-import io.fiberjvm.pool.PoolClosedException;
 import io.fiberjvm.pool.TaskFailedException;
 import io.fiberjvm.pool.TaskResult;
 import io.fiberjvm.progress.Progress;
 import io.fiberjvm.progress.ProgressSnapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** Python Fiber's pool checklist, on one pool of real worker JVMs. */

@@ -122,7 +122,7 @@ final class TaskCodec {
 				// A caller that cancelled while a large result waited to be decoded would discard it.
 				if (!task.cancelled) {
 					Object result = answer.result(values, new Object() {
-						// Written out only in an error: building it for every result cost more than reading a small one.
+						// Written out only in an error: building it for every result costs more than decoding a small one.
 						@Override
 						public String toString() {
 							return "the result of " + task;

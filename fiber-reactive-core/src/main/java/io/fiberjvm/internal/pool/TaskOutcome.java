@@ -16,9 +16,9 @@ import io.fiberjvm.pool.TaskResult;
 
 /**
  * One element of an ordered mapping call, as its outcome: submits the element's task and ends with its value or its
- * error as a {@link TaskResult}, in one {@code Mono} where a composition of operators subscribed eight per element,
- * which was most of the pool's own work on a short task. A first attempt that fails goes on through the later
- * attempts the view's retry allows, given by the caller.
+ * error as a {@link TaskResult}, one {@code Mono} and one sink per element, since on short tasks the pool's own work per
+ * element is what a caller waits for. Only a first attempt that fails goes on into Reactor's retry operators, through
+ * the later attempts the view's retry allows, given by the caller.
  */
 final class TaskOutcome<R> implements TaskSink {
 
