@@ -25,12 +25,15 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class ClassSharingTest {
 
+	private static final String OWN_JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+	/** The archive's suffix when the children run this JVM's own java. */
+	private static final String OWN_SUFFIX = Runtime.version().feature() >= 25 ? ".aot" : ".jsa";
+
 	@Test
 	void firstChildWritesTheArchiveAndLaterChildrenShareIt(@TempDir Path dir) throws Exception {
-		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 		// On JDK 25 and later the children share an AOT cache instead (the next test).
 		assumeTrue(Runtime.version().feature() < 25, "this JVM is JDK 25 or later");
-		List<String> options = childOptions(dir, java);
+		List<String> options = childOptions(dir, OWN_JAVA);
 		Path tmp = dir.resolve("tmp");
 		assertThat(options.get(0)).contains("-XX:ArchiveClassesAtExit=" + tmp.resolve("fiber-cds"));
 		assertThat(options.get(1)).contains("-XX:SharedArchiveFile=" + tmp.resolve("fiber-cds"));
@@ -52,10 +55,7 @@ class ClassSharingTest {
 
 	@Test
 	void theWorkerJvmThatWritesTheArchiveIsNotKeptForTheNextPoolTheOtherIs(@TempDir Path dir) throws Exception {
-		String classpath = jarredClasspath(dir);
-		Path tmp = Files.createDirectories(dir.resolve("tmp"));
-		try (ChildJvm parent = ChildJvm.start(ClassSharingPoolParent.class, Map.of(), classpath,
-				List.of("-Djava.io.tmpdir=" + tmp))) {
+		try (ChildJvm parent = startFromJars(dir, OWN_JAVA, ClassSharingPoolParent.class)) {
 			List<String> first = List.of(parent.awaitLine("FIRST ").substring("FIRST ".length()).split(" "));
 			List<String> second = List.of(parent.awaitLine("SECOND ").substring("SECOND ".length()).split(" "));
 			parent.awaitLine("DONE");
@@ -64,29 +64,23 @@ class ClassSharingTest {
 			// Of the first pool's two JVMs, one wrote the archive and exited with its pool; the other served the next.
 			assertThat(second.stream().filter(first::contains)).hasSize(1);
 		}
-		assertThat(archive(tmp).toString()).endsWith(Runtime.version().feature() >= 25 ? ".aot" : ".jsa");
+		assertThat(archive(dir.resolve("tmp")).toString()).endsWith(OWN_SUFFIX);
 	}
 
 	@Test
 	void theChildWritingTheArchiveFinishesItWhenItsFiberClosesThoughItTakesLongerThanTheGrace(@TempDir Path dir) throws Exception {
-		String classpath = jarredClasspath(dir);
-		Path tmp = Files.createDirectories(dir.resolve("tmp"));
-		try (ChildJvm parent = ChildJvm.start(ClassSharingClosingParent.class, Map.of(), classpath,
-				List.of("-Djava.io.tmpdir=" + tmp))) {
+		try (ChildJvm parent = startFromJars(dir, OWN_JAVA, ClassSharingClosingParent.class)) {
 			parent.awaitLine("CLOSING writer");
 			parent.awaitLine("DONE");
 		}
 		// Killed at the grace, or when the close stopped waiting, it would have left no archive: the JDK writes it after the
 		// shutdown hooks.
-		assertThat(archive(tmp).toString()).endsWith(Runtime.version().feature() >= 25 ? ".aot" : ".jsa");
+		assertThat(archive(dir.resolve("tmp")).toString()).endsWith(OWN_SUFFIX);
 	}
 
 	/** The JVM options of three children started one after the other by a parent run with {@code java} from jars only. */
 	private static List<String> childOptions(Path dir, String java) throws Exception {
-		String classpath = jarredClasspath(dir);
-		Path tmp = Files.createDirectories(dir.resolve("tmp"));
-		try (ChildJvm parent = ChildJvm.start(java, ClassSharingParent.class, Map.of(), classpath,
-				List.of("-Djava.io.tmpdir=" + tmp))) {
+		try (ChildJvm parent = startFromJars(dir, java, ClassSharingParent.class)) {
 			List<String> options = new ArrayList<>();
 			for (int i = 0; i < 3; i++) {
 				options.add(parent.awaitLine("CHILD " + i + " options"));
@@ -94,6 +88,13 @@ class ClassSharingTest {
 			parent.awaitLine("DONE");
 			return options;
 		}
+	}
+
+	/** A parent JVM of {@code java} running {@code main} from jars only, with {@code dir/tmp} as its temporary directory. */
+	private static ChildJvm startFromJars(Path dir, String java, Class<?> main) throws IOException {
+		String classpath = jarredClasspath(dir);
+		Path tmp = Files.createDirectories(dir.resolve("tmp"));
+		return ChildJvm.start(java, main, Map.of(), classpath, List.of("-Djava.io.tmpdir=" + tmp));
 	}
 
 	/** This test's classpath with its class directories jarred up in {@code dir}, so the JVMs run from jars only. */

@@ -2,7 +2,6 @@ package io.fiberjvm.k8s;
 
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Objects;
 import java.util.OptionalLong;
 
 import io.fabric8.kubernetes.api.model.Pod;
@@ -105,10 +104,7 @@ final class KubernetesJob implements Job {
 	/** {@link #terminate()} with {@code grace} as the pod's deletion grace period, rounded up to whole seconds. */
 	@Override
 	public Mono<Void> terminate(Duration grace) {
-		Objects.requireNonNull(grace, "grace");
-		if (grace.isNegative()) {
-			throw new IllegalArgumentException("grace " + grace + " is negative; give zero or more");
-		}
+		Job.checkGrace(grace);
 		long graceSeconds = Math.max(1, (grace.toMillis() + 999) / 1000);
 		return Mono.fromRunnable(() -> {
 			if (!statuses.current().isTerminal()) {

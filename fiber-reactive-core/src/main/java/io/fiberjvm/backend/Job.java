@@ -42,11 +42,21 @@ public interface Job {
 	 * @throws IllegalArgumentException if {@code grace} is negative
 	 */
 	default Mono<Void> terminate(Duration grace) {
+		checkGrace(grace);
+		return terminate();
+	}
+
+	/**
+	 * {@code grace} as {@link #terminate(Duration)} takes it, for implementations to check it the same way.
+	 *
+	 * @throws IllegalArgumentException if {@code grace} is negative
+	 */
+	static Duration checkGrace(Duration grace) {
 		Objects.requireNonNull(grace, "grace");
 		if (grace.isNegative()) {
 			throw new IllegalArgumentException("grace " + grace + " is negative; give zero or more");
 		}
-		return terminate();
+		return grace;
 	}
 
 	/** The job's output so far, line by line. */

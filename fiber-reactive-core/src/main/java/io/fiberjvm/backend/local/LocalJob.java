@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
@@ -79,10 +78,7 @@ final class LocalJob implements Job {
 
 	@Override
 	public Mono<Void> terminate(Duration grace) {
-		Objects.requireNonNull(grace, "grace");
-		if (grace.isNegative()) {
-			throw new IllegalArgumentException("grace " + grace + " is negative; give zero or more");
-		}
+		Job.checkGrace(grace);
 		return Mono.fromRunnable(() -> {
 			if (!process.isAlive()) {
 				return;
