@@ -13,15 +13,18 @@ Probes (--library picks Python Fiber, on its local backend, or multiprocessing; 
                                queue B, taken by the parent: p50 and p99 of the round trip in microseconds
                                (fiber.SimpleQueue or multiprocessing.SimpleQueue); the same child serves
                                every pass, each warm-up pass is ROUND_TRIPS round trips too
-  noop        [--workers 2] [--tasks 200000] [--chunksize 1000]
+  noop        [--workers 2] [--tasks 200000] [--chunksize 1000] [--warmup-seconds 20]
                                no-op tasks per second: pool.map(noop, range(TASKS), chunksize=CHUNKSIZE)
-                               on a pool of WORKERS, WARMUPS untimed passes first
+                               on a pool of WORKERS; the first pass of the new pool is reported apart
+                               (first_pass_tasks_per_second), then untimed passes until WARMUPS passes and
+                               WARMUP_SECONDS seconds have gone, then the timed runs
 
 Prints to stdout one comment line (starting with '#') saying what ran, then one line per timed run:
 
     probe,run,metric,value          e.g. queue-echo,1,p50_us,412.3 and queue-echo,1,p99_us,980.1
 
-with metrics seconds (pool-start), p50_us and p99_us (queue-echo), tasks_per_second (noop). With
+with metrics seconds (pool-start), p50_us and p99_us (queue-echo), tasks_per_second and
+first_pass_tasks_per_second (noop). With
 --library fiber and no Python Fiber to import, prints instead the one line "# skipped: REASON" and exits
 with status 0. Progress goes to stderr. Standard library only (plus Python Fiber for its columns).
 """
@@ -129,8 +132,13 @@ def noop_throughput(lib, args):
     items = range(args.tasks)
     pool = lib.Pool(args.workers)
     try:
-        for warmup in range(args.warmups):
+        start = time.perf_counter()
+        pool.map(noop, items, args.chunksize)
+        report("noop", 1, "first_pass_tasks_per_second", args.tasks / (time.perf_counter() - start))
+        warmups = 1
+        while warmups < args.warmups or time.perf_counter() - start < args.warmup_seconds:
             pool.map(noop, items, args.chunksize)
+            warmups += 1
         for run in range(1, args.runs + 1):
             start = time.perf_counter()
             results = pool.map(noop, items, args.chunksize)
@@ -163,10 +171,14 @@ def parse_args():
     parser.add_argument("--round-trips", type=at_least_one, default=10000, help="queue-echo round trips per pass")
     parser.add_argument("--tasks", type=at_least_one, default=200000, help="noop tasks per pass")
     parser.add_argument("--chunksize", type=at_least_one, default=1000, help="noop tasks per chunk")
+    parser.add_argument("--warmup-seconds", type=float, default=20.0,
+                        help="noop: untimed passes go on until this many seconds have gone")
     parser.add_argument("--timeout", type=at_least_one, default=300, help="pool-start: seconds before giving up")
     args = parser.parse_args()
     if args.warmups < 0:
         parser.error("--warmups must be 0 or more, not %d" % args.warmups)
+    if not args.warmup_seconds >= 0:
+        parser.error("--warmup-seconds must be 0 or more, not %s" % args.warmup_seconds)
     if args.workers is None:
         args.workers = 8 if args.probe == "pool-start" else 2
     return args

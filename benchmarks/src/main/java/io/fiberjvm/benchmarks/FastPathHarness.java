@@ -39,7 +39,7 @@ import io.fiberjvm.queue.FiberQueue;
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.fiberjvm.benchmarks.FastPathHarness [--runs 3] [--warmups 3]
- *     [--round-trips 10000] [--noop-tasks 200000] [--chunk-size 1000] [--out benchmarks/results]
+ *     [--round-trips 10000] [--noop-tasks 200000] [--chunk-size 1000] [--noop-warmup-seconds 20] [--out benchmarks/results]
  *     [--python-script benchmarks/python/fast_path.py] [--probes pool-start,queue-echo,noop]
  * </pre>
  */
@@ -66,13 +66,13 @@ public final class FastPathHarness {
 	}
 
 	/** The command line. */
-	record Options(int runs, int warmups, int roundTrips, int noopTasks, int chunkSize, Path out, Path pythonScript,
-			List<String> probes) {
+	record Options(int runs, int warmups, int roundTrips, int noopTasks, int chunkSize, int noopWarmupSeconds, Path out,
+			Path pythonScript, List<String> probes) {
 
 		static final List<String> ALL = List.of(POOL_START, QUEUE_ECHO, NOOP);
 
 		static Options parse(String[] args) {
-			int[] numbers = {3, 3, 10_000, 200_000, 1000};
+			int[] numbers = {3, 3, 10_000, 200_000, 1000, 20};
 			Path[] paths = {Path.of("benchmarks", "results"), Path.of("benchmarks", "python", "fast_path.py")};
 			List<List<String>> probes = new ArrayList<>(List.of(ALL));
 			HarnessArgs.pairs(args, (name, value) -> {
@@ -83,12 +83,14 @@ public final class FastPathHarness {
 					case "--round-trips" -> numbers[2] = HarnessArgs.positive(name, value);
 					case "--noop-tasks" -> numbers[3] = HarnessArgs.positive(name, value);
 					case "--chunk-size" -> numbers[4] = HarnessArgs.positive(name, value);
+					case "--noop-warmup-seconds" -> numbers[5] = HarnessArgs.positive(name, value);
 					case "--out" -> paths[0] = Path.of(value);
 					case "--python-script" -> paths[1] = Path.of(value);
 					default -> throw new IllegalArgumentException("unknown option " + name);
 				}
 			});
-			return new Options(numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], paths[0], paths[1], probes.get(0));
+			return new Options(numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], numbers[5], paths[0], paths[1],
+					probes.get(0));
 		}
 
 		/** The probes named in {@code value}, separated by commas, in the order this harness runs them. */
@@ -122,7 +124,7 @@ public final class FastPathHarness {
 
 	public static void main(String[] args) throws Exception {
 		Options options = HarnessArgs.parseOrExit(args, Options::parse, "usage: FastPathHarness [--runs 3] [--warmups 3] [--round-trips 10000] [--noop-tasks 200000] "
-					+ "[--chunk-size 1000] [--out benchmarks/results] [--python-script benchmarks/python/fast_path.py] "
+					+ "[--chunk-size 1000] [--noop-warmup-seconds 20] [--out benchmarks/results] [--python-script benchmarks/python/fast_path.py] "
 					+ "[--probes pool-start,queue-echo,noop]");
 		Files.createDirectories(options.out());
 		FastPathColumn ours = new FastPathColumn("this project");
@@ -258,13 +260,22 @@ public final class FastPathHarness {
 		return sorted[rank - 1];
 	}
 
-	/** No-op tasks per second through a pool of 2 with the chunk size the Python columns use. */
+	/**
+	 * No-op tasks per second through a pool of 2 with the chunk size the Python columns use: the new pool's first pass
+	 * apart, then untimed passes until {@code --warmups} passes and {@code --noop-warmup-seconds} have gone (the JIT
+	 * compilers of three JVMs share two cores), then the timed runs.
+	 */
 	private static void noop(Fiber fiber, Options options, FastPathColumn column) throws InterruptedException {
 		FiberPool pool = fiber.pool(NOOP_WORKERS).chunkSize(options.chunkSize()).open();
 		try {
 			PoolOverheadHarness.awaitWorkers(pool, NOOP_WORKERS, WAIT);
 			List<Integer> items = items(options.noopTasks());
-			for (int warmup = 0; warmup < options.warmups(); warmup++) {
+			long start = System.nanoTime();
+			double first = items.size() / noopPass(pool, items);
+			progress(String.format(Locale.ROOT, "noop first pass: %,.0f tasks/s", first));
+			column.add(NOOP, "first_pass_tasks_per_second", first);
+			long warmUntil = start + Duration.ofSeconds(options.noopWarmupSeconds()).toNanos();
+			for (int warmup = 1; warmup < options.warmups() || System.nanoTime() - warmUntil < 0; warmup++) {
 				noopPass(pool, items);
 			}
 			for (int run = 1; run <= options.runs(); run++) {
@@ -307,7 +318,8 @@ public final class FastPathHarness {
 				case POOL_START -> command.addAll(List.of("--workers", Integer.toString(POOL_START_WORKERS)));
 				case QUEUE_ECHO -> command.addAll(List.of("--round-trips", Integer.toString(options.roundTrips())));
 				default -> command.addAll(List.of("--workers", Integer.toString(NOOP_WORKERS), "--tasks",
-						Integer.toString(options.noopTasks()), "--chunksize", Integer.toString(options.chunkSize())));
+						Integer.toString(options.noopTasks()), "--chunksize", Integer.toString(options.chunkSize()),
+						"--warmup-seconds", Integer.toString(options.noopWarmupSeconds())));
 			}
 			progress("running " + String.join(" ", command));
 			ExternalProgram program = ExternalProgram.run(command, PROBE_LIMIT);

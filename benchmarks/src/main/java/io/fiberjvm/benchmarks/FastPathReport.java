@@ -49,7 +49,8 @@ final class FastPathReport {
 					"pool-start/seconds"),
 			new Row("queue-echo/p50_us", "queue echo through a child, p50 µs", "%.1f", true),
 			new Row("queue-echo/p99_us", "queue echo through a child, p99 µs", "%.1f", true),
-			new Row("noop/tasks_per_second", "no-op tasks/s, pool of 2, chunks of %CHUNK%", "%,.0f", false));
+			new Row("noop/tasks_per_second", "no-op tasks/s, pool of 2, chunks of %CHUNK%, after warm-up", "%,.0f", false),
+			new Row("noop/first_pass_tasks_per_second", "the same, the first pass of a new pool", "%,.0f", false));
 	/** The probes the rows come from: pool-start, queue-echo, noop. */
 	private static final int PROBES = (int) ROWS.stream().map(Row::probe).distinct().count();
 
@@ -67,14 +68,15 @@ final class FastPathReport {
 		List<FastPathColumn> peers = columns.subList(0, columns.size() - 1);
 		StringBuilder md = new StringBuilder("# Fast paths: Python Fiber, multiprocessing and this project\n\n");
 		md.append(String.format(Locale.ROOT, "%s, %s %s, %d cores. Mean of %d timed runs, with their range; %d warm-up passes "
-				+ "before the queue echo (%,d round trips a pass, one item in flight) and the no-op passes (%,d tasks a pass); "
+				+ "before the queue echo (%,d round trips a pass, one item in flight); the no-op probe times a new pool's first "
+				+ "pass (%,d tasks a pass), then passes untimed until %d passes and %d s have gone, then the timed runs; "
 				+ "a pool start has one, untimed, so that the class archive of a freshly built jar exists, as Python's bytecode "
 				+ "caches do (each run then starts new pools). Ratios are of means, this project's over the peer's: "
 				+ "below 1 is better for times, above 1 for tasks/s. The Python columns run `benchmarks/python/fast_path.py` "
 				+ "after this project's figures, alone on the machine.\n\n",
 				ZonedDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE), System.getProperty("java.vm.name"),
 				System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), options.runs(), options.warmups(),
-				options.roundTrips(), options.noopTasks()));
+				options.roundTrips(), options.noopTasks(), options.warmups(), options.noopWarmupSeconds()));
 		md.append("| probe | better |");
 		columns.forEach(column -> md.append(' ').append(column.name()).append(" |"));
 		peers.forEach(peer -> md.append(' ').append(ours.name()).append(" / ").append(peer.name()).append(" |"));

@@ -96,6 +96,11 @@ final class CompactValues {
 		if (value instanceof byte[] bytes) {
 			return tagged(room, BYTES, bytes, arrays);
 		}
+		if (room == 0 && arrays == null && value instanceof Integer i) {
+			// The commonest value, written without a buffer around it.
+			int v = i;
+			return new byte[] {INT, (byte) (v >>> 24), (byte) (v >>> 16), (byte) (v >>> 8), (byte) v};
+		}
 		int length = Math.addExact(room, Math.toIntExact(sizeOf(value)));
 		byte[] lent = arrays == null ? null : arrays.apply(length);
 		ByteBuffer out = ByteBuffer.wrap(lent == null ? new byte[length] : lent).position(room);

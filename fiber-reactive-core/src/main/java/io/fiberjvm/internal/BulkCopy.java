@@ -21,11 +21,22 @@ public final class BulkCopy {
 
 	/** {@code length} bytes of {@code src} from {@code offset} into {@code dst} at its position, which moves. */
 	public static void put(ByteBuffer dst, byte[] src, int offset, int length) {
+		if (length <= PIECE) {
+			dst.put(src, offset, length);
+			return;
+		}
 		inPieces(length, PIECE, (at, n) -> dst.put(src, offset + at, n));
 	}
 
 	/** The remaining bytes of {@code src} into {@code dst} at its position, which moves; {@code src}'s does not. */
 	public static void put(ByteBuffer dst, ByteBuffer src) {
+		int length = src.remaining();
+		if (length <= PIECE) {
+			// One step, and no view of src made: most values are a few bytes.
+			dst.put(dst.position(), src, src.position(), length);
+			dst.position(dst.position() + length);
+			return;
+		}
 		ByteBuffer piece = src.duplicate();
 		int start = src.position();
 		inPieces(src.remaining(), PIECE, (at, n) -> dst.put(piece.limit(start + at + n).position(start + at)));

@@ -85,6 +85,29 @@ final class Dispatcher {
 		}
 	}
 
+	/** Queues first attempts of one call, in order, under one hold of the lock. */
+	void submitAll(List<Task> tasks) {
+		boolean refused;
+		synchronized (this) {
+			refused = terminated;
+			if (!refused) {
+				for (Task task : tasks) {
+					task.queued = true;
+					queue.addLast(task);
+				}
+				queued += tasks.size();
+				dispatch();
+			}
+		}
+		if (refused) {
+			List<Runnable> after = new ArrayList<>(tasks.size());
+			for (Task task : tasks) {
+				after.add(() -> task.sink.error(new PoolClosedException("the pool was terminated; " + task + " did not run")));
+			}
+			runAll(after);
+		}
+	}
+
 	synchronized void cancel(Task task) {
 		if (task.cancelled) {
 			return;
@@ -132,12 +155,16 @@ final class Dispatcher {
 	}
 
 	void results(WorkerSession session, ResultsFrame results) {
-		List<Runnable> after = new ArrayList<>(results.answers().size() + 1);
+		List<Answer> answers = results.answers();
+		// The tasks answered, by the answer's place in the frame; null for an answer no caller waits for.
+		Task[] answered = new Task[answers.size()];
+		boolean firstChunk = false;
 		synchronized (this) {
 			if (session.ended) {
 				return;
 			}
-			for (Answer a : results.answers()) {
+			for (int i = 0; i < answered.length; i++) {
+				Answer a = answers.get(i);
 				Task task = session.pending.remove(a.id());
 				if (task == null) {
 					continue;
@@ -152,8 +179,7 @@ final class Dispatcher {
 					failed++;
 				}
 				if (!task.cancelled) {
-					Outcome outcome = new Outcome(session.worker, a, null);
-					after.add(() -> answer.accept(task, outcome));
+					answered[i] = task;
 				}
 			}
 			if (results.lastOfChunk()) {
@@ -161,28 +187,50 @@ final class Dispatcher {
 				if (chunk != null) {
 					chunk.function().record(results.elapsedNanos(), chunk.tasks());
 				}
-				if (++session.chunksDone == 1) {
-					after.add(() -> firstChunkDone.accept(session.worker));
-				}
+				firstChunk = ++session.chunksDone == 1;
 				if (session.retiring && session.chunks.isEmpty()) {
 					session.out.complete();
 				}
 			}
 			dispatch();
 		}
-		runAll(after);
+		for (int i = 0; i < answered.length; i++) {
+			Task task = answered[i];
+			if (task != null) {
+				complete(task, new Outcome(session.worker, answers.get(i), null));
+			}
+		}
+		if (firstChunk) {
+			complete(() -> firstChunkDone.accept(session.worker));
+		}
+	}
+
+	/** Completes one task's caller; one that throws is logged, so no other caller of a frame is stranded. */
+	private void complete(Task task, Outcome outcome) {
+		try {
+			answer.accept(task, outcome);
+		}
+		catch (RuntimeException | LinkageError e) {
+			completionFailed(e);
+		}
 	}
 
 	/** Runs each completion even when one throws, so no caller of a frame is stranded. */
 	private static void runAll(List<Runnable> completions) {
-		for (Runnable completion : completions) {
-			try {
-				completion.run();
-			}
-			catch (RuntimeException | LinkageError e) {
-				org.slf4j.LoggerFactory.getLogger(Dispatcher.class).warn("a task's completion failed: {}", e.toString());
-			}
+		completions.forEach(Dispatcher::complete);
+	}
+
+	private static void complete(Runnable completion) {
+		try {
+			completion.run();
 		}
+		catch (RuntimeException | LinkageError e) {
+			completionFailed(e);
+		}
+	}
+
+	private static void completionFailed(Throwable e) {
+		org.slf4j.LoggerFactory.getLogger(Dispatcher.class).warn("a task's completion failed: {}", e.toString());
 	}
 
 	/** The session must end (a malformed frame, a newer session): the worker is told why; its pending tasks fail with {@link WorkerLostException}. */
@@ -366,7 +414,7 @@ final class Dispatcher {
 			queued--;
 			inFlight++;
 			bytes += task.size();
-			session.pending.put(task.id, task);
+			session.pending.put(task);
 			// Only a first attempt is framed in its argument's own array: an earlier attempt's frame may still be on
 			// its way out of a connection, and a read-only view is copied into a frame of its own.
 			ByteBuffer arg = task.arg;

@@ -99,9 +99,8 @@ final class ProcessPool implements FiberPool {
 	public <T, R> Flux<R> mapUnordered(FiberFunction<? super T, ? extends R> fn, Publisher<? extends T> items) {
 		Objects.requireNonNull(fn, "fn");
 		Objects.requireNonNull(items, "items");
-		return this.<Object>calling("mapUnordered", () -> core.codec.ship(fn, fn.getClass()), shipped -> input(items)
-				.flatMap(item -> element(shipped, item.getT2(), item.getT1(), "mapUnordered"), WINDOW))
-				.map(value -> (R) value)
+		return this.<R>mapping(() -> core.codec.ship(fn, fn.getClass()), items, "mapUnordered", false)
+				.map(ProcessPool::valueOf)
 				.name("fiber.pool.mapUnordered").tag(POOL_TAG, core.name());
 	}
 
@@ -109,7 +108,7 @@ final class ProcessPool implements FiberPool {
 	public <T, R> Flux<TaskResult<R>> mapResults(FiberFunction<? super T, ? extends R> fn, Publisher<? extends T> items) {
 		Objects.requireNonNull(fn, "fn");
 		Objects.requireNonNull(items, "items");
-		return this.<T, R>mapping(() -> core.codec.ship(fn, fn.getClass()), items, "map").name("fiber.pool.mapResults")
+		return this.<R>mapping(() -> core.codec.ship(fn, fn.getClass()), items, "map", true).name("fiber.pool.mapResults")
 				.tag(POOL_TAG, core.name());
 	}
 
@@ -157,7 +156,7 @@ final class ProcessPool implements FiberPool {
 		Objects.requireNonNull(fn, "fn");
 		Objects.requireNonNull(pairs, "pairs");
 		Flux<Object[]> arguments = Flux.from(pairs).map(pair -> new Object[] {pair.getT1(), pair.getT2()});
-		return this.<Object[], R>mapping(() -> core.codec.shipPair(fn, new Spread(fn)), arguments, "starmap")
+		return this.<R>mapping(() -> core.codec.shipPair(fn, new Spread(fn)), arguments, "starmap", true)
 				.map(result -> valueOf((TaskResult<R>) result)).name("fiber.pool.starmap").tag(POOL_TAG, core.name());
 	}
 
@@ -167,10 +166,13 @@ final class ProcessPool implements FiberPool {
 		return items -> map(fn, items);
 	}
 
-	/** An ordered call: each element's outcome in input order. */
-	private <T, R> Flux<TaskResult<R>> mapping(Supplier<ShippedFunction> function, Publisher<? extends T> items, String what) {
-		return calling(what, function, shipped -> input(items)
-				.flatMapSequential(item -> this.<R>outcome(shipped, item.getT2(), item.getT1(), what), WINDOW, 1));
+	/**
+	 * A mapping call: each element's outcome, in input order or as they end, from one operator that reaches the
+	 * subscriber on a worker where blocking is allowed.
+	 */
+	private <R> Flux<TaskResult<R>> mapping(Supplier<ShippedFunction> function, Publisher<?> items, String what, boolean ordered) {
+		return counted(what, function, shipped -> new FluxPoolMap<R>(items, core, shipped, what, chunkSize, ordered,
+				(argument, description, first) -> retries(attempt(shipped, argument, description, new AtomicInteger(1)), first)));
 	}
 
 	/**
@@ -179,6 +181,11 @@ final class ProcessPool implements FiberPool {
 	 * worker where blocking is allowed.
 	 */
 	private <O> Flux<O> calling(String what, Supplier<ShippedFunction> function, Function<ShippedFunction, Flux<O>> body) {
+		return counted(what, function, body).publishOn(Schedulers.boundedElastic());
+	}
+
+	/** A call over many items, counted in and out of the pool's open calls, its function shipped when it starts. */
+	private <O> Flux<O> counted(String what, Supplier<ShippedFunction> function, Function<ShippedFunction, Flux<O>> body) {
 		return Flux.defer(() -> {
 			core.lifecycle.callStarted(what);
 			Flux<O> results;
@@ -190,7 +197,7 @@ final class ProcessPool implements FiberPool {
 				throw e;
 			}
 			return results.doFinally(signal -> core.lifecycle.callEnded());
-		}).publishOn(Schedulers.boundedElastic());
+		});
 	}
 
 	/**
@@ -202,21 +209,9 @@ final class ProcessPool implements FiberPool {
 		return Flux.<T>from(items).subscribeOn(Schedulers.boundedElastic()).limitRate(INPUT_BATCH).index();
 	}
 
-	private <R> Mono<TaskResult<R>> outcome(ShippedFunction shipped, Object arg, long index, String what) {
-		TaskName description = new TaskName(what, index, shipped);
-		return TaskOutcome.of(core, shipped, arg, description, chunkSize,
-				(argument, first) -> retries(attempt(shipped, argument, description, new AtomicInteger(1)), first));
-	}
-
 	/** A mapped element's value, or its error thrown; never null, since an element's task never returns null. */
 	private static <R> R valueOf(TaskResult<R> result) {
 		return Objects.requireNonNull(result.value(), "an element's value");
-	}
-
-	/** One element of a mapping call: never empty, since a Flux cannot carry a null result. */
-	private Mono<Object> element(ShippedFunction shipped, Object arg, long index, String what) {
-		TaskName description = new TaskName(what, index, shipped);
-		return task(shipped, arg, description).switchIfEmpty(Mono.error(() -> TaskOutcome.nullResult(description)));
 	}
 
 	/** Runs one call that is a single Mono, counted in and out of the pool's open calls. */

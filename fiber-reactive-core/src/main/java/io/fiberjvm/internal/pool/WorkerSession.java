@@ -1,8 +1,6 @@
 package io.fiberjvm.internal.pool;
 
 import java.util.ArrayDeque;
-import java.util.HashMap;
-import java.util.Map;
 
 import reactor.core.publisher.FluxSink;
 
@@ -18,7 +16,7 @@ final class WorkerSession {
 
 	final String worker;
 	final FluxSink<byte[]> out;
-	final Map<Long, Task> pending = new HashMap<>();
+	final TaskTable pending = new TaskTable();
 	final ArrayDeque<SentChunk> chunks = new ArrayDeque<>();
 	final FunctionCache<Boolean> functions = new FunctionCache<>();
 	boolean retiring;
