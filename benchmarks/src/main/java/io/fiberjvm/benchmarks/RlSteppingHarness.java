@@ -24,7 +24,9 @@ import io.fiberjvm.benchmarks.PoolOverheadHarness.Summary;
  * pass of each mode time a pass through sync calls (each step waited for in turn) and one through async proxies
  * (all environments' steps issued, then all taken). Each runs as a program of its own, at most ten minutes a run.
  * The report gives, per mode, the mean and the range of each program's times and this project's time over Python
- * Fiber's; Python Fiber's column says why it is empty when {@code python3} or {@code import fiber} is missing.
+ * Fiber's; Python Fiber's column says why it is empty when {@code python3} or {@code import fiber} is missing. Two
+ * floors run in the same rounds ({@link RlFloor}): the same steps as plain RSocket request-responses to one echo JVM
+ * per environment, with no Fiber at all, and as blocking loopback sockets, with no framework at all.
  * Writes {@code rl-stepping.md} into {@code --out} and prints it; progress goes to standard error.
  *
  * <pre>
@@ -36,6 +38,8 @@ public final class RlSteppingHarness {
 
 	static final String THIS_PROJECT = "this project";
 	static final String PYTHON_FIBER = "Python Fiber";
+	static final String PLAIN_RSOCKET = "plain RSocket, no Fiber";
+	static final String RAW_SOCKETS = "blocking sockets, no framework";
 	private static final String EXAMPLE = "io.fiberjvm.examples.rl.AsyncCartPole";
 	private static final Duration RUN_LIMIT = Duration.ofMinutes(10);
 	/** The timing lines both programs print: {@code sync proxies : 5000 steps x 4 envs in 3.90 s, ...}. */
@@ -90,6 +94,8 @@ public final class RlSteppingHarness {
 		Files.createDirectories(options.out());
 		Passes java = Passes.empty();
 		Passes python = Passes.empty();
+		Passes rsocket = Passes.empty();
+		Passes raw = Passes.empty();
 		Optional<String> pythonMissing = OverheadPeers.pythonMissing(options.pythonScript(), PYTHON_FIBER);
 		if (pythonMissing.isPresent()) {
 			python = python.skip(pythonMissing.get());
@@ -103,8 +109,10 @@ public final class RlSteppingHarness {
 			if (python.skipped() == null) {
 				python = once(python, PYTHON_FIBER, pythonCommand(options), run);
 			}
+			rsocket = once(rsocket, PLAIN_RSOCKET, floorCommand(options, "rsocket"), run);
+			raw = once(raw, RAW_SOCKETS, floorCommand(options, "raw"), run);
 		}
-		String markdown = markdown(options, java, python);
+		String markdown = markdown(options, java, python, rsocket, raw);
 		Files.writeString(options.out().resolve("rl-stepping.md"), markdown, StandardCharsets.UTF_8);
 		PoolOverheadHarness.printReport(markdown);
 		progress("wrote rl-stepping.md in " + options.out().toAbsolutePath());
@@ -113,6 +121,11 @@ public final class RlSteppingHarness {
 	private static List<String> javaCommand(Options options) {
 		return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", System.getProperty("java.class.path"),
 				EXAMPLE, Integer.toString(options.managers()), Integer.toString(options.steps()));
+	}
+
+	private static List<String> floorCommand(Options options, String way) {
+		return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", System.getProperty("java.class.path"),
+				RlFloor.class.getName(), way, Integer.toString(options.managers()), Integer.toString(options.steps()));
 	}
 
 	private static List<String> pythonCommand(Options options) {
@@ -154,7 +167,7 @@ public final class RlSteppingHarness {
 		return program.about().isEmpty() ? passes : passes.about(program.about());
 	}
 
-	static String markdown(Options options, Passes java, Passes python) {
+	static String markdown(Options options, Passes java, Passes python, Passes rsocket, Passes raw) {
 		StringBuilder md = new StringBuilder();
 		md.append("# RL stepping: ").append(options.managers()).append(" CartPole environments in manager processes, ")
 				.append(THIS_PROJECT).append(" and ").append(PYTHON_FIBER).append("\n\n");
@@ -164,27 +177,45 @@ public final class RlSteppingHarness {
 				+ "leans to; an ended episode is reset). Sync: each step waited for before the next is issued. Async: every "
 				+ "environment's step issued, then every result taken. The programs: %s's `%s`, and %s's twin "
 				+ "`benchmarks/python/fiber_cartpole.py` (`fiber.managers.AsyncManager`, local backend; the same CartPole-v1 physics, "
-				+ "written in Python).\n\n",
+				+ "written in Python). The floors, run in the same rounds: the same steps, each a 64-byte message echoed by one "
+				+ "JVM per environment, as plain RSocket request-responses over TCP (`block()` per sync call, `flatMapSequential` "
+				+ "of all for async) and as blocking loopback sockets (one thread; async writes to all, then reads all).\n\n",
 				ZonedDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE), System.getProperty("java.vm.name"),
 				System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
 				python.about().isEmpty() ? "" : "; " + python.about(), options.runs(), options.managers(), options.steps(),
 				THIS_PROJECT, EXAMPLE, PYTHON_FIBER));
-		md.append("| pass | ").append(THIS_PROJECT).append(" s, mean (min–max) | ").append(PYTHON_FIBER)
-				.append(" s, mean (min–max) | ").append(THIS_PROJECT).append(" / ").append(PYTHON_FIBER).append(" |\n|---|---|---|---|\n");
-		row(md, "sync calls, one after another", java.sync(), python.sync(), python.present());
-		row(md, "async proxies, all at once", java.async(), python.async(), python.present());
-		md.append(String.format(Locale.ROOT, "| async / sync (means) | %.2f | %s | |\n", mean(java.async()) / mean(java.sync()),
-				python.present() ? String.format(Locale.ROOT, "%.2f", mean(python.async()) / mean(python.sync())) : "not run"));
-		if (!python.present()) {
-			md.append("\n").append(PYTHON_FIBER).append(" not run: ").append(python.skipped()).append(".\n");
+		List<Passes> columns = List.of(java, python, rsocket, raw);
+		md.append("| pass | ").append(THIS_PROJECT).append(" s | ").append(PYTHON_FIBER).append(" s | ").append(PLAIN_RSOCKET)
+				.append(" s | ").append(RAW_SOCKETS).append(" s | ").append(THIS_PROJECT).append(" / ").append(PYTHON_FIBER)
+				.append(" | ").append(THIS_PROJECT).append(" / plain RSocket |\n|---|---|---|---|---|---|---|\n");
+		row(md, "sync calls, one after another", columns, Passes::sync);
+		row(md, "async, all environments at once", columns, Passes::async);
+		md.append("| async / sync (means) |");
+		for (Passes column : columns) {
+			md.append(' ').append(column.present() ? String.format(Locale.ROOT, "%.2f", mean(column.async()) / mean(column.sync()))
+					: "not run").append(" |");
+		}
+		md.append(" | |\n\nEach cell: mean (min–max) of the runs.\n");
+		List<String> names = List.of(THIS_PROJECT, PYTHON_FIBER, PLAIN_RSOCKET, RAW_SOCKETS);
+		for (int i = 1; i < columns.size(); i++) {
+			if (!columns.get(i).present()) {
+				md.append("\n").append(names.get(i)).append(" not run: ").append(columns.get(i).skipped()).append(".\n");
+			}
 		}
 		return md.toString();
 	}
 
-	private static void row(StringBuilder md, String pass, List<Double> java, List<Double> python, boolean pythonPresent) {
-		md.append("| ").append(pass).append(" | ").append(range(java)).append(" | ")
-				.append(pythonPresent ? range(python) : "not run").append(" | ")
-				.append(pythonPresent ? String.format(Locale.ROOT, "%.2f", mean(java) / mean(python)) : "").append(" |\n");
+	private static void row(StringBuilder md, String pass, List<Passes> columns, java.util.function.Function<Passes, List<Double>> times) {
+		md.append("| ").append(pass).append(" |");
+		for (Passes column : columns) {
+			md.append(' ').append(column.present() ? range(times.apply(column)) : "not run").append(" |");
+		}
+		Passes ours = columns.get(0);
+		for (Passes peer : List.of(columns.get(1), columns.get(2))) {
+			md.append(' ').append(peer.present() ? String.format(Locale.ROOT, "%.2f", mean(times.apply(ours)) / mean(times.apply(peer))) : "")
+					.append(" |");
+		}
+		md.append('\n');
 	}
 
 	/** {@code 3.90 (3.85–3.95)}. */
