@@ -30,6 +30,7 @@ import io.fiberjvm.queue.FiberQueue;
  * process (p50, p99), and no-op tasks per second on a pool of 2.
  *
  * <p>The contract: this project's figures are measured first, in this JVM, through the public API only; then
+ * {@link PlainRSocketFloor} measures what the transport costs with no Fiber in it (a floor column), and
  * {@code benchmarks/python/fast_path.py} runs each probe for Python Fiber (local backend) and for multiprocessing,
  * alone on the machine, at most ten minutes a probe. A Python column that cannot run (no {@code python3}, no
  * {@code import fiber}) or a probe that fails is reported as not run, with the reason. Every probe uses the same
@@ -147,11 +148,12 @@ public final class FastPathHarness {
 		}
 		ours.about(String.format(Locale.ROOT, "%s %s, local backend, one worker per JVM", System.getProperty("java.vm.name"),
 				System.getProperty("java.version")));
+		FastPathColumn floor = PlainRSocketFloor.measure(options);
 		// The Python columns run after this JVM's children have ended, so the two cores are theirs.
 		FastPathColumn pythonFiber = python(options, "Python Fiber", "fiber");
 		FastPathColumn multiprocessing = python(options, "multiprocessing", "multiprocessing");
 
-		String markdown = new FastPathReport(options, List.of(pythonFiber, multiprocessing, ours)).markdown();
+		String markdown = new FastPathReport(options, List.of(pythonFiber, multiprocessing, floor, ours)).markdown();
 		Files.writeString(options.out().resolve(options.reportName()), markdown, StandardCharsets.UTF_8);
 		PoolOverheadHarness.printReport(markdown);
 		progress("wrote " + options.reportName() + " in " + options.out().toAbsolutePath());

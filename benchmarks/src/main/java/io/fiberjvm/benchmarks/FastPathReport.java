@@ -102,7 +102,11 @@ final class FastPathReport {
 				+ "queue A, a child process takes it and puts it on queue B, the parent takes it: Python Fiber's and "
 				+ "multiprocessing's `SimpleQueue`, this project's `FiberQueue<byte[]>` with the default `receive()` on both "
 				+ "consumers. The no-op probe maps `x -> x` over the tasks with the same chunk size everywhere "
-				+ "(`pool.map(noop, range(N), chunksize)`, `pool.chunkSize(n).map(...)`).\n");
+				+ "(`pool.map(noop, range(N), chunksize)`, `pool.chunkSize(n).map(...)`). The column " + PlainRSocketFloor.NAME
+				+ " is the transport the design builds on, measured the same way with no Fiber in it: eight JVMs on this "
+				+ "classpath started at once (with a class archive, as Fiber's children have), each connecting with plain "
+				+ "RSocket over TCP and sending one request, until all eight have arrived; and a 64-byte RSocket "
+				+ "request-response to an echo JVM, one at a time, for the echo.\n");
 		for (FastPathColumn column : columns) {
 			// One note per reason: a column missing altogether (no Python Fiber) says so once.
 			Map<String, List<String>> probesByReason = new LinkedHashMap<>();

@@ -4,18 +4,19 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 import reactor.core.Disposable;
+import reactor.core.Exceptions;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Operators;
@@ -30,16 +31,19 @@ import io.fiberjvm.pool.TaskResult;
 /**
  * The tasks of one mapping call as one operator: it asks the caller's publisher for items as its window allows,
  * encodes each, submits them to the dispatcher a batch at a time, and emits each element's outcome as a
- * {@link TaskResult}, in input order or as they end.
+ * {@link TaskResult}, in input order; or, unordered, each element's value as it ends, failing the call at once with
+ * the first element that fails.
  *
- * <p>One drain loop, on a worker of {@link Schedulers#boundedElastic()}, subscribes to the caller's publisher, asks
- * it for items, encodes and submits them and emits outcomes, so the caller's publisher never runs on a connection's
- * thread and results reach the subscriber where blocking is allowed. Elements end on the thread that read their
- * answers and only wake the loop: on short tasks the pool's own work per element is what a caller waits for, so an
- * element costs no Reactor subscription of its own. At most {@link ProcessPool#WINDOW} elements are between
- * submission and emission. A first attempt that fails goes on into the later attempts the call's retry allows,
- * given as {@link LaterAttempts}. Cancelling cancels every attempt under way and the caller's publisher; an error of
- * that publisher does too, then fails the call.
+ * <p>The caller's publisher is subscribed to and asked for items on a worker of its own ({@code subscribeOn}), as
+ * items may take their time to come; one drain loop, on another worker of {@link Schedulers#boundedElastic()},
+ * encodes and submits what has arrived and emits outcomes, so neither the publisher nor the subscriber runs on a
+ * connection's thread, and results reach the subscriber where blocking is allowed. Elements end on the thread that
+ * read their answers and only wake the loop when it waits for them: on short tasks the pool's own work per element is
+ * what a caller waits for, so an element costs no Reactor subscription of its own. At most
+ * {@link ProcessPool#WINDOW} elements are between submission and emission. A first attempt that fails goes on into
+ * the later attempts the call's retry allows, given as {@link LaterAttempts}. Cancelling cancels every attempt under
+ * way and the caller's publisher; an error of that publisher, or one thrown in the loop, does too, then fails the
+ * call.
  *
  * @param <R> the elements' result type
  */
@@ -67,13 +71,8 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 	private final boolean ordered;
 	private final LaterAttempts laterAttempts;
 
-	/**
-	 * @param what the call, as errors name it ({@code map})
-	 * @param chunkSize the caller's chunk size, or 0 to adapt
-	 * @param ordered whether outcomes are emitted in input order, else as they end
-	 */
-	FluxPoolMap(Publisher<?> source, PoolCore core, ShippedFunction function, String what, int chunkSize, boolean ordered,
-			LaterAttempts laterAttempts) {
+	private FluxPoolMap(Publisher<?> source, PoolCore core, ShippedFunction function, String what, int chunkSize,
+			boolean ordered, LaterAttempts laterAttempts) {
 		this.source = source;
 		this.core = core;
 		this.function = function;
@@ -83,12 +82,29 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 		this.laterAttempts = laterAttempts;
 	}
 
+	/**
+	 * Each element's outcome, in input order.
+	 *
+	 * @param what the call, as errors name it ({@code map})
+	 * @param chunkSize the caller's chunk size, or 0 to adapt
+	 */
+	static <R> Flux<TaskResult<R>> ordered(Publisher<?> source, PoolCore core, ShippedFunction function, String what, int chunkSize,
+			LaterAttempts laterAttempts) {
+		return onAssembly(new FluxPoolMap<>(source, core, function, what, chunkSize, true, laterAttempts));
+	}
+
+	/** Each element's outcome as it ends, a success each: the first element that fails fails the call at once. */
+	static <R> Flux<TaskResult<R>> unordered(Publisher<?> source, PoolCore core, ShippedFunction function, String what,
+			int chunkSize, LaterAttempts laterAttempts) {
+		return onAssembly(new FluxPoolMap<>(source, core, function, what, chunkSize, false, laterAttempts));
+	}
+
 	@Override
 	public void subscribe(CoreSubscriber<? super TaskResult<R>> actual) {
-		Scheduler.Worker worker = Schedulers.boundedElastic().createWorker();
-		MapSubscriber main = new MapSubscriber(actual, worker);
+		MapSubscriber main = new MapSubscriber(actual, Schedulers.boundedElastic().createWorker());
 		actual.onSubscribe(main);
-		main.start();
+		// Subscribed, and asked for items, on a worker of its own: the publisher may do work there, or wait.
+		Flux.from(source).subscribeOn(Schedulers.boundedElastic()).subscribe(main);
 	}
 
 	/** The call's state; everything not volatile or atomic belongs to the drain loop. */
@@ -102,11 +118,14 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 		/** Unordered: the elements submitted and not emitted, and those that ended, in the order they did. */
 		private final Set<Element> running;
 		private final Queue<Element> ended;
-		private final AtomicInteger wip = new AtomicInteger();
-		private final AtomicLong requested = new AtomicLong();
+		private volatile int wip;
+		private volatile long requested;
 		private volatile @Nullable Subscription upstream;
 		private volatile boolean done;
 		private volatile @Nullable Throwable error;
+		/** Unordered: the first element's error, which ends the call at once. */
+		private volatile @Nullable Throwable failed;
+		/** Set once the call is over, cancelled or ended: an element that ends now is not heard. */
 		private volatile boolean cancelled;
 		/** The index the next item gets. */
 		private long next;
@@ -114,7 +133,6 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 		private long emitted;
 		/** Items asked of the caller's publisher and not yet arrived. */
 		private long asked;
-		private boolean terminated;
 
 		MapSubscriber(CoreSubscriber<? super TaskResult<R>> actual, Scheduler.Worker worker) {
 			this.actual = actual;
@@ -124,23 +142,6 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 			this.ended = ordered ? Queues.<Element>empty().get() : Queues.<Element>unboundedMultiproducer().get();
 		}
 
-		/** Subscribes to the caller's publisher on the worker: its subscription may do work (an iterator's first steps). */
-		void start() {
-			try {
-				worker.schedule(() -> {
-					if (cancelled) {
-						worker.dispose();
-						return;
-					}
-					source.subscribe(this);
-				});
-			}
-			catch (RejectedExecutionException e) {
-				worker.dispose();
-				Operators.error(actual, Operators.onRejectedExecution(e, actual.currentContext()));
-			}
-		}
-
 		@Override
 		public Context currentContext() {
 			return actual.currentContext();
@@ -148,10 +149,9 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 
 		@Override
 		public void onSubscribe(Subscription s) {
-			if (!Operators.validate(upstream, s)) {
+			if (!Operators.setOnce(UPSTREAM, this, s)) {
 				return;
 			}
-			upstream = s;
 			if (cancelled) {
 				s.cancel();
 				return;
@@ -189,7 +189,7 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 		@Override
 		public void request(long n) {
 			if (Operators.validate(n)) {
-				requested.getAndUpdate(r -> Operators.addCap(r, n));
+				Operators.addCap(REQUESTED, this, n);
 				signal();
 			}
 		}
@@ -200,57 +200,70 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 				return;
 			}
 			cancelled = true;
-			Subscription s = upstream;
-			if (s != null) {
-				s.cancel();
-			}
+			Operators.terminate(UPSTREAM, this);
 			signal();
 		}
 
 		/** Runs the drain loop on the worker, unless it is running or about to: it then goes round once more. */
 		void signal() {
-			if (wip.getAndIncrement() != 0) {
+			if (WIP.getAndIncrement(this) != 0) {
 				return;
 			}
 			try {
 				worker.schedule(this::drain);
 			}
 			catch (RejectedExecutionException e) {
-				// Only a scheduler shut down refuses: nothing else can end the call.
-				cancelled = true;
-				Subscription s = upstream;
-				if (s != null) {
-					s.cancel();
+				// The worker's queue is full or its scheduler shut down. No loop runs or will (wip stays up): end here.
+				boolean heard = !cancelled;
+				cancelAll();
+				if (heard) {
+					actual.onError(Operators.onRejectedExecution(e, actual.currentContext()));
 				}
-				actual.onError(Operators.onRejectedExecution(e, actual.currentContext()));
 			}
 		}
 
 		private void drain() {
 			int missed = 1;
-			while (!terminated) {
-				if (cancelled) {
-					cancelAll();
-					return;
+			try {
+				while (true) {
+					if (cancelled) {
+						cancelAll();
+						return;
+					}
+					submitArrived();
+					if (ordered ? emitInOrder() : emitAsEnded()) {
+						return;
+					}
+					ask();
+					missed = WIP.addAndGet(this, -missed);
+					if (missed == 0) {
+						return;
+					}
 				}
-				submitArrived();
-				if (ordered ? emitInOrder() : emitAsEnded()) {
-					return;
-				}
-				ask();
-				missed = wip.addAndGet(-missed);
-				if (missed == 0) {
-					return;
+			}
+			catch (Throwable e) {
+				// A subscriber's fatal error, a publisher that sent more than asked, a dispatcher that threw: the call
+				// fails with it, and nothing waits for ever. The loop never runs again (wip stays up).
+				boolean heard = !cancelled;
+				cancelAll();
+				if (heard) {
+					// Not through Reactor's operator-error hook, which throws again what the JVM treats as fatal.
+					actual.onError(e);
 				}
 			}
 		}
 
-		/** Numbers, encodes and submits the items that arrived, in one batch. */
+		/** Numbers, encodes and submits the items that arrived, in one batch; none once the publisher has failed. */
 		private void submitArrived() {
+			if (error != null) {
+				return;
+			}
 			List<Task> batch = null;
 			Object item;
 			while ((item = items.poll()) != null) {
-				asked--;
+				if (--asked < 0) {
+					throw Exceptions.failWithOverflow("the items of " + what + " came faster than they were asked for");
+				}
 				Element element = new Element(this, new TaskName(what, next++, function));
 				if (ordered) {
 					window[(int) (element.description.index() & (WINDOW - 1))] = element;
@@ -274,12 +287,15 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 
 		/** Emits the ended elements at the head of the window, in order, as asked; true once the call has ended. */
 		private boolean emitInOrder() {
-			long wanted = requested.get();
+			long wanted = requested;
 			long sent = 0;
 			long at = emitted;
 			while (sent != wanted && at != next) {
 				int slot = (int) (at & (WINDOW - 1));
-				Element head = Objects.requireNonNull(element(slot), "an element in the window");
+				Element head = element(slot);
+				if (head == null) {
+					throw new IllegalStateException("element " + at + " of " + what + " is missing from its window");
+				}
 				TaskResult<R> result = head.result;
 				if (result == null) {
 					// Marked before its result is read again: the head, ending now, sees the mark and wakes the loop.
@@ -292,20 +308,27 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 				window[slot] = null;
 				at++;
 				sent++;
+				emitted = at;
 				actual.onNext(result);
 				if (cancelled) {
-					emitted = at;
 					return false;
 				}
 			}
-			emitted = at;
-			produced(sent);
+			if (sent != 0) {
+				Operators.produced(REQUESTED, this, sent);
+			}
 			return endIfDone(at == next);
 		}
 
-		/** Emits elements as they ended, as asked; true once the call has ended. */
+		/** Emits elements as they ended, as asked, or fails the call with the first that failed; true once it has ended. */
 		private boolean emitAsEnded() {
-			long wanted = requested.get();
+			Throwable first = failed;
+			if (first != null) {
+				cancelAll();
+				actual.onError(first);
+				return true;
+			}
+			long wanted = requested;
 			long sent = 0;
 			while (sent != wanted) {
 				Element element = ended.poll();
@@ -313,13 +336,19 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 					break;
 				}
 				running.remove(element);
+				TaskResult<R> result = element.result;
+				if (result == null) {
+					throw new IllegalStateException("an element of " + what + " ended without an outcome");
+				}
 				sent++;
-				actual.onNext(Objects.requireNonNull(element.result, "an ended element's result"));
+				actual.onNext(result);
 				if (cancelled) {
 					return false;
 				}
 			}
-			produced(sent);
+			if (sent != 0) {
+				Operators.produced(REQUESTED, this, sent);
+			}
 			return endIfDone(running.isEmpty());
 		}
 
@@ -328,25 +357,19 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 			return (Element) window[slot];
 		}
 
-		private void produced(long sent) {
-			if (sent != 0 && requested.get() != Long.MAX_VALUE) {
-				requested.addAndGet(-sent);
-			}
-		}
-
 		/** Ends the call when its publisher has (its error at once; completion once every element is out). */
 		private boolean endIfDone(boolean allOut) {
 			if (!done) {
 				return false;
 			}
-			Throwable failed = error;
-			if (failed != null) {
+			Throwable publisherFailed = error;
+			if (publisherFailed != null) {
 				cancelAll();
-				actual.onError(failed);
+				actual.onError(publisherFailed);
 				return true;
 			}
 			if (allOut && items.isEmpty()) {
-				terminated = true;
+				cancelled = true;
 				worker.dispose();
 				actual.onComplete();
 				return true;
@@ -369,13 +392,10 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 			}
 		}
 
-		/** Cancels every attempt under way and drops what waits; the loop ends here. */
+		/** The call is over: every attempt under way is cancelled, what waits is dropped, and the publisher cancelled. */
 		private void cancelAll() {
-			terminated = true;
-			Subscription s = upstream;
-			if (s != null) {
-				s.cancel();
-			}
+			cancelled = true;
+			Operators.terminate(UPSTREAM, this);
 			items.clear();
 			if (ordered) {
 				for (long i = emitted; i != next; i++) {
@@ -397,19 +417,38 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 
 		/**
 		 * Wakes the loop for an element that ended: in order, only the head the loop waits for, since no other can go
-		 * out before it.
+		 * out before it; unordered, every one, and the first that failed ends the call.
 		 */
-		void elementEnded(Element element) {
+		void elementEnded(Element element, TaskResult<R> result) {
 			if (ordered) {
 				if (element.awaited) {
 					signal();
 				}
 				return;
 			}
-			ended.offer(element);
+			Throwable error = result.error();
+			if (error != null) {
+				FAILED.compareAndSet(this, null, error);
+			}
+			else {
+				ended.offer(element);
+			}
 			signal();
 		}
 	}
+
+	@SuppressWarnings("rawtypes")
+	private static final AtomicIntegerFieldUpdater<FluxPoolMap.MapSubscriber> WIP =
+			AtomicIntegerFieldUpdater.newUpdater(FluxPoolMap.MapSubscriber.class, "wip");
+	@SuppressWarnings("rawtypes")
+	private static final AtomicLongFieldUpdater<FluxPoolMap.MapSubscriber> REQUESTED =
+			AtomicLongFieldUpdater.newUpdater(FluxPoolMap.MapSubscriber.class, "requested");
+	@SuppressWarnings("rawtypes")
+	private static final AtomicReferenceFieldUpdater<FluxPoolMap.MapSubscriber, Subscription> UPSTREAM =
+			AtomicReferenceFieldUpdater.newUpdater(FluxPoolMap.MapSubscriber.class, Subscription.class, "upstream");
+	@SuppressWarnings("rawtypes")
+	private static final AtomicReferenceFieldUpdater<FluxPoolMap.MapSubscriber, Throwable> FAILED =
+			AtomicReferenceFieldUpdater.newUpdater(FluxPoolMap.MapSubscriber.class, Throwable.class, "failed");
 
 	/** One element: its first attempt, the later ones if that fails, and its outcome once it has one. */
 	private final class Element implements TaskSink {
@@ -417,7 +456,8 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 		private final MapSubscriber call;
 		final TaskName description;
 		private final long submittedAt = System.nanoTime();
-		private final AtomicInteger ends = new AtomicInteger();
+		/** Bit 1: the first attempt has ended; bit 2: the element has. Whoever signals again is not heard. */
+		private volatile int ends;
 		/** The encoded argument, which later attempts send again. */
 		private @Nullable ByteBuffer argument;
 		private @Nullable Task task;
@@ -445,30 +485,41 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 			catch (Throwable e) {
 				// An argument that cannot travel, or whose class cannot initialize, fails its own element only.
 				core.submitted.incrementAndGet();
-				end(TaskResult.failure(description.index(), e));
+				end(TaskResult.failure(description.index(), carried(e)));
 				return null;
 			}
 			task = new Task(core.nextTaskId(), function, argument, description, 1, chunkSize, this);
 			return task;
 		}
 
+		private boolean mark(int bit) {
+			int seen;
+			do {
+				seen = ends;
+				if ((seen & bit) != 0) {
+					return false;
+				}
+			}
+			while (!ENDS.compareAndSet(this, seen, seen | bit));
+			return true;
+		}
+
 		@Override
 		public void success(@Nullable Object value) {
-			// Bit 1: the first attempt has ended; whoever signals again is not heard.
-			if ((ends.getAndUpdate(e -> e | 1) & 1) == 0) {
+			if (mark(1)) {
 				value(value);
 			}
 		}
 
 		@Override
 		public void error(Throwable first) {
-			if ((ends.getAndUpdate(e -> e | 1) & 1) != 0 || call.cancelled) {
+			if (!mark(1) || call.cancelled) {
 				// A cancelled element's attempt ends unheard: no later attempt, no latency.
 				return;
 			}
 			Disposable attempts = laterAttempts.after(argument, description, first)
 					.switchIfEmpty(Mono.error(() -> nullResult(description)))
-					.subscribe(this::value, error -> end(TaskResult.failure(description.index(), error)), null,
+					.subscribe(this::value, error -> end(TaskResult.failure(description.index(), carried(error))), null,
 							call.currentContext());
 			later = attempts;
 			if (call.cancelled) {
@@ -483,8 +534,7 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 		}
 
 		private void end(TaskResult<R> outcome) {
-			// Bit 2: the element has ended, once.
-			if (call.cancelled || (ends.getAndUpdate(e -> e | 2) & 2) != 0) {
+			if (call.cancelled || !mark(2)) {
 				return;
 			}
 			argument = null;
@@ -494,11 +544,11 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 			}
 			finally {
 				result = outcome;
-				call.elementEnded(this);
+				call.elementEnded(this, outcome);
 			}
 		}
 
-		/** On the drain loop, once the call is cancelled: the attempt under way is cancelled too. */
+		/** On the drain loop, once the call is over: the attempt under way is cancelled too. */
 		void cancel() {
 			Task first = task;
 			if (first != null) {
@@ -511,9 +561,20 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 		}
 	}
 
+	@SuppressWarnings("rawtypes")
+	private static final AtomicIntegerFieldUpdater<FluxPoolMap.Element> ENDS =
+			AtomicIntegerFieldUpdater.newUpdater(FluxPoolMap.Element.class, "ends");
+
+	/**
+	 * An element's error as the call carries it: one the JVM treats as fatal to whoever throws it on (a class that
+	 * cannot link here, say) is wrapped, so it fails its element instead of escaping the operators downstream.
+	 */
+	static Throwable carried(Throwable error) {
+		return error instanceof LinkageError ? new FiberException(error.toString(), error) : error;
+	}
+
 	/** A task's null result, which a Flux cannot carry. */
 	static FiberException nullResult(TaskName description) {
-		return new FiberException("task " + description
-				+ " returned null, which a Flux cannot carry; return a value or an Optional");
+		return new FiberException("task " + description + " returned null, which a Flux cannot carry; return a value or an Optional");
 	}
 }

@@ -171,8 +171,12 @@ final class ProcessPool implements FiberPool {
 	 * subscriber on a worker where blocking is allowed.
 	 */
 	private <R> Flux<TaskResult<R>> mapping(Supplier<ShippedFunction> function, Publisher<?> items, String what, boolean ordered) {
-		return counted(what, function, shipped -> new FluxPoolMap<R>(items, core, shipped, what, chunkSize, ordered,
-				(argument, description, first) -> retries(attempt(shipped, argument, description, new AtomicInteger(1)), first)));
+		return counted(what, function, shipped -> {
+			FluxPoolMap.LaterAttempts later = (argument, description, first) -> retries(attempt(shipped, argument, description,
+					new AtomicInteger(1)), first);
+			return ordered ? FluxPoolMap.<R>ordered(items, core, shipped, what, chunkSize, later)
+					: FluxPoolMap.<R>unordered(items, core, shipped, what, chunkSize, later);
+		});
 	}
 
 	/**

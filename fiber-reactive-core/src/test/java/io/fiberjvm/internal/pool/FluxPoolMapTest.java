@@ -2,11 +2,11 @@ package io.fiberjvm.internal.pool;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
@@ -35,8 +35,10 @@ import static org.awaitility.Awaitility.await;
 /**
  * A mapping call's operator against a pool's real dispatcher, with a worker session the test answers by hand: values in
  * input order whatever order the answers come in, or as they end; a first attempt lost with its worker going on through
- * the later attempts once; an argument that cannot travel; the subscriber's demand; a cancel that ends every attempt
- * unheard; an error of the caller's publisher; and where the caller's publisher and the subscriber run.
+ * the later attempts once; an argument that cannot travel; the subscriber's demand; the window; a cancel, an error of
+ * the caller's publisher and one thrown downstream, each ending every attempt unheard; a publisher that waits for its
+ * next item while earlier ones run; the first failure of an unordered call; and where the publisher and the
+ * subscriber run.
  */
 @Timeout(60)
 class FluxPoolMapTest {
@@ -50,6 +52,8 @@ class FluxPoolMapTest {
 	private final List<ChunkFrame> sent = new CopyOnWriteArrayList<>();
 	private final List<Disposable> subscriptions = new ArrayList<>();
 	private final List<Throwable> firstErrors = new CopyOnWriteArrayList<>();
+	/** Tasks answered so far, by their place among the tasks sent. */
+	private int answered;
 	private WorkerSession session;
 
 	FluxPoolMapTest() {
@@ -67,21 +71,23 @@ class FluxPoolMapTest {
 	}
 
 	/** The call over {@code items}; a first attempt that fails is answered "again" by the later attempts. */
-	private FluxPoolMap<Object> call(Flux<?> items, boolean ordered, int chunkSize) {
-		return new FluxPoolMap<>(items, core, square, "map", chunkSize, ordered, (argument, description, first) -> {
+	private Flux<TaskResult<Object>> call(Flux<?> items, boolean ordered, int chunkSize) {
+		FluxPoolMap.LaterAttempts later = (argument, description, first) -> {
 			firstErrors.add(first);
 			return Mono.just("again");
-		});
+		};
+		return ordered ? FluxPoolMap.ordered(items, core, square, "map", chunkSize, later)
+				: FluxPoolMap.unordered(items, core, square, "map", chunkSize, later);
 	}
 
-	/** The ids of the tasks sent so far, in the order the worker got them. */
+	/** The tasks sent so far, in the order the worker got them. */
 	private List<ChunkFrame.Task> tasksSent() {
 		List<ChunkFrame.Task> tasks = new ArrayList<>();
 		sent.forEach(chunk -> tasks.addAll(chunk.tasks()));
 		return tasks;
 	}
 
-	/** Answers {@code tasks}, each with its argument's square, as one chunk's results. */
+	/** Answers {@code tasks}, each with its argument's square, as one frame of results that ends a chunk. */
 	private void answer(List<ChunkFrame.Task> tasks) {
 		List<Answer> answers = new ArrayList<>();
 		for (ChunkFrame.Task task : tasks) {
@@ -91,34 +97,55 @@ class FluxPoolMapTest {
 		core.dispatcher.results(session, ResultsFrame.decode(new ResultsFrame(true, 1_000, answers).encode()));
 	}
 
+	/** Answers each chunk as it comes, until {@code count} tasks are answered in all: items arrive when they do. */
+	private void answerEach(int count) {
+		while (answered < count) {
+			await().atMost(WAIT).pollInterval(Duration.ofMillis(5)).until(() -> tasksSent().size() > answered);
+			List<ChunkFrame.Task> tasks = tasksSent();
+			answer(tasks.subList(answered, tasks.size()));
+			answered = tasks.size();
+		}
+	}
+
+	/** A worker may hold a second chunk once the function's tasks are known to be short. */
+	private void knownToBeShort() {
+		square.record(1_000, 1);
+	}
+
 	@Test
-	void answersInAnyOrderComeOutInInputOrder() {
-		StepVerifier.create(call(Flux.range(0, 10), true, 10).map(TaskResult::value))
-				.then(() -> {
-					await().atMost(WAIT).until(() -> tasksSent().size() == 10);
-					List<ChunkFrame.Task> reversed = new ArrayList<>(tasksSent());
-					Collections.reverse(reversed);
-					answer(reversed.subList(0, 5));
-					answer(reversed.subList(5, 10));
-				})
-				.expectNext(0, 1, 4, 9, 16, 25, 36, 49, 64, 81)
+	void aLaterElementAnsweredFirstWaitsForTheOneBeforeIt() {
+		knownToBeShort();
+		StepVerifier.create(call(Flux.range(2, 2), true, 1).map(TaskResult::value))
+				.then(() -> await().atMost(WAIT).until(() -> tasksSent().size() == 2))
+				.then(() -> answer(List.of(tasksSent().get(1))))
+				.expectNoEvent(Duration.ofMillis(100))
+				.then(() -> answer(List.of(tasksSent().get(0))))
+				.expectNext(4, 9)
 				.expectComplete()
 				.verify(WAIT);
 		assertThat(firstErrors).isEmpty();
-		assertThat(core.submitted.get()).isEqualTo(10);
+		assertThat(core.submitted.get()).isEqualTo(2);
+	}
+
+	@Test
+	void manyElementsComeOutInInputOrder() {
+		StepVerifier.create(call(Flux.range(0, 1000), true, 1000).map(TaskResult::value))
+				.then(() -> answerEach(1000))
+				.expectNextSequence(Flux.range(0, 1000).map(x -> (Object) (x * x)).toIterable())
+				.expectComplete()
+				.verify(WAIT);
+		assertThat(core.submitted.get()).isEqualTo(1000);
 	}
 
 	@Test
 	void unorderedOutcomesComeOutAsTheyEnd() {
-		StepVerifier.create(call(Flux.range(0, 4), false, 4).map(TaskResult::index))
-				.then(() -> {
-					await().atMost(WAIT).until(() -> tasksSent().size() == 4);
-					List<ChunkFrame.Task> tasks = tasksSent();
-					answer(List.of(tasks.get(2)));
-				})
-				.expectNext(2L)
-				.then(() -> answer(List.of(tasksSent().get(0), tasksSent().get(3), tasksSent().get(1))))
-				.expectNextCount(3)
+		knownToBeShort();
+		StepVerifier.create(call(Flux.range(0, 2), false, 1).map(TaskResult::index))
+				.then(() -> await().atMost(WAIT).until(() -> tasksSent().size() == 2))
+				.then(() -> answer(List.of(tasksSent().get(1))))
+				.expectNext(1L)
+				.then(() -> answer(List.of(tasksSent().get(0))))
+				.expectNext(0L)
 				.expectComplete()
 				.verify(WAIT);
 	}
@@ -139,10 +166,7 @@ class FluxPoolMapTest {
 	@Test
 	void anArgumentThatCannotTravelFailsItsElementAloneWithoutATask() {
 		StepVerifier.create(call(Flux.just(2, new Object(), 3), true, 2))
-				.then(() -> {
-					await().atMost(WAIT).until(() -> tasksSent().size() == 2);
-					answer(tasksSent());
-				})
+				.then(() -> answerEach(2))
 				.assertNext(result -> assertThat(result.value()).isEqualTo(4))
 				.assertNext(result -> {
 					assertThat(result.isSuccess()).isFalse();
@@ -152,15 +176,13 @@ class FluxPoolMapTest {
 				.expectComplete()
 				.verify(WAIT);
 		assertThat(firstErrors).isEmpty();
+		assertThat(core.submitted.get()).isEqualTo(3);
 	}
 
 	@Test
 	void outcomesWaitForTheSubscribersDemand() {
 		StepVerifier.create(call(Flux.range(0, 6), true, 6).map(TaskResult::value), 2)
-				.then(() -> {
-					await().atMost(WAIT).until(() -> tasksSent().size() == 6);
-					answer(tasksSent());
-				})
+				.then(() -> answerEach(6))
 				.expectNext(0, 1)
 				.expectNoEvent(Duration.ofMillis(100))
 				.thenRequest(3)
@@ -187,46 +209,91 @@ class FluxPoolMapTest {
 	@Test
 	void aCancelEndsEveryAttemptUnheardAndStartsNoOther() {
 		StepVerifier.create(call(Flux.range(0, 5), true, 2))
-				.then(() -> await().atMost(WAIT).until(() -> tasksSent().size() >= 2))
+				.then(() -> await().atMost(WAIT).until(() -> !sent.isEmpty()))
 				.thenCancel()
 				.verify(WAIT);
-		// The tasks still queued are dropped from the queue; the one running ends unheard.
+		// The tasks still queued are dropped from the queue; the ones running end unheard.
 		await().atMost(WAIT).until(() -> core.dispatcher.counters()[1] == 0);
 		core.dispatcher.lost(session, "killed by the test");
 		assertThat(firstErrors).isEmpty();
 	}
 
 	@Test
-	void anErrorOfTheCallersPublisherCancelsTheAttemptsAndFailsTheCall() {
+	void anErrorOfTheCallersPublisherEndsTheAttemptsUnheardAndFailsTheCall() {
 		Sinks.Many<Integer> items = Sinks.many().unicast().onBackpressureBuffer();
 		StepVerifier.create(call(items.asFlux(), true, 1))
-				.then(() -> {
-					items.tryEmitNext(1);
-					items.tryEmitNext(2);
-				})
+				.then(() -> items.tryEmitNext(1))
 				.then(() -> await().atMost(WAIT).until(() -> !sent.isEmpty()))
+				.then(() -> items.tryEmitNext(2))
 				.then(() -> items.tryEmitError(new IllegalStateException("no more items")))
 				.expectErrorMessage("no more items")
+				.verify(WAIT);
+		await().atMost(WAIT).until(() -> core.dispatcher.counters()[1] == 0);
+		// The attempt that was running fails now: the call is over, so it goes on to no later attempt.
+		core.dispatcher.lost(session, "killed by the test");
+		assertThat(firstErrors).isEmpty();
+	}
+
+	@Test
+	void anErrorThrownDownstreamFailsTheCallInsteadOfHangingIt() {
+		StepVerifier.create(call(Flux.range(0, 3), true, 0).doOnNext(result -> {
+			throw new LinkageError("a class the subscriber needs cannot link");
+		}))
+				.then(() -> answerEach(1))
+				.expectErrorSatisfies(error -> assertThat(error).isInstanceOf(LinkageError.class))
 				.verify(WAIT);
 		await().atMost(WAIT).until(() -> core.dispatcher.counters()[1] == 0);
 	}
 
 	@Test
-	void theCallersPublisherAndTheSubscriberRunOnAWorkerWhereBlockingIsAllowed() {
+	void aPublisherWaitingForItsNextItemHoldsUpNoneOfTheEarlierOnes() throws InterruptedException {
+		CountDownLatch third = new CountDownLatch(1);
+		AtomicInteger made = new AtomicInteger();
+		Flux<Integer> slow = Flux.generate(sink -> {
+			int n = made.getAndIncrement();
+			if (n == 2) {
+				try {
+					third.await(WAIT.toSeconds(), TimeUnit.SECONDS);
+				}
+				catch (InterruptedException e) {
+					Thread.currentThread().interrupt();
+				}
+			}
+			if (n == 3) {
+				sink.complete();
+			}
+			else {
+				sink.next(n);
+			}
+		});
+		StepVerifier.create(call(slow, true, 0).map(TaskResult::value))
+				.then(() -> answerEach(2))
+				.expectNext(0, 1)
+				.then(third::countDown)
+				.then(() -> answerEach(3))
+				.expectNext(4)
+				.expectComplete()
+				.verify(WAIT);
+	}
+
+	@Test
+	void anUnorderedCallFailsAtOnceWithItsFirstFailedElementWhateverTheDemand() {
+		StepVerifier.create(call(Flux.just(new Object(), 2), false, 1), 0)
+				.expectErrorSatisfies(error -> assertThat(error).isInstanceOf(CodecException.class)
+						.hasMessageContaining("element 0 of map"))
+				.verify(WAIT);
+	}
+
+	@Test
+	void theCallersPublisherAndTheSubscriberRunOnWorkersWhereBlockingIsAllowed() {
 		List<String> threads = new CopyOnWriteArrayList<>();
-		AtomicBoolean answered = new AtomicBoolean();
 		StepVerifier.create(call(Flux.range(0, 2).doOnSubscribe(s -> threads.add(Thread.currentThread().getName()))
 				.doOnRequest(n -> threads.add(Thread.currentThread().getName())), true, 2)
 				.doOnNext(result -> threads.add(Thread.currentThread().getName())))
-				.then(() -> {
-					await().atMost(WAIT).until(() -> tasksSent().size() == 2);
-					answer(tasksSent());
-					answered.set(true);
-				})
+				.then(() -> answerEach(2))
 				.expectNextCount(2)
 				.expectComplete()
 				.verify(WAIT);
-		assertThat(answered).isTrue();
-		assertThat(threads).isNotEmpty().allSatisfy(name -> assertThat(name).startsWith("boundedElastic-"));
+		assertThat(threads).hasSizeGreaterThanOrEqualTo(4).allSatisfy(name -> assertThat(name).startsWith("boundedElastic-"));
 	}
 }

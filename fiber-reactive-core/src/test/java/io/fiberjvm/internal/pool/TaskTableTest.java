@@ -73,6 +73,31 @@ class TaskTableTest {
 	}
 
 	@Test
+	void idsThatShareTheirLowBitsAndNegativeOnesAreKeptApart() {
+		TaskTable table = new TaskTable();
+		Map<Long, Task> expected = new HashMap<>();
+		List<Long> ids = new ArrayList<>(List.of(Long.MIN_VALUE, Long.MAX_VALUE, -1L, 0L));
+		for (long i = 1; i <= 200; i++) {
+			ids.add(i << 32);
+			ids.add(-i);
+		}
+		for (long id : ids) {
+			Task task = task(id);
+			table.put(task);
+			expected.put(id, task);
+		}
+		Random random = new Random(7);
+		while (!ids.isEmpty()) {
+			long id = ids.remove(random.nextInt(ids.size()));
+			assertThat(table.remove(id)).isSameAs(expected.remove(id));
+			for (long left : ids) {
+				assertThat(table.get(left)).isSameAs(expected.get(left));
+			}
+		}
+		assertThat(table.isEmpty()).isTrue();
+	}
+
+	@Test
 	void aSecondPutOfAnIdReplacesTheFirst() {
 		TaskTable table = new TaskTable();
 		Task first = task(7);
