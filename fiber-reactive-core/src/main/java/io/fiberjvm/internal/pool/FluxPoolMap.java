@@ -42,8 +42,12 @@ import io.fiberjvm.pool.TaskResult;
  * what a caller waits for, so an element costs no Reactor subscription of its own. At most
  * {@link ProcessPool#WINDOW} elements are between submission and emission. A first attempt that fails goes on into
  * the later attempts the call's retry allows, given as {@link LaterAttempts}. Cancelling cancels every attempt under
- * way and the caller's publisher; an error of that publisher, or one thrown in the loop, does too, then fails the
- * call.
+ * way and the caller's publisher (its worker is disposed, which interrupts a publisher blocked on it, as any
+ * {@code subscribeOn} does); an error of that publisher, or one thrown in the loop or by the publisher's
+ * {@code subscribe}, does too, then fails the call. Two cases reach the subscriber on another thread: a worker that
+ * refuses the loop (its scheduler shut down, or its queue full) ends the call on the thread that woke it, a
+ * connection's thread when an element ended; and past boundedElastic's cap of threads, the publisher's worker and the
+ * loop's may share a thread, so a publisher that blocks holds up its call's results.
  *
  * @param <R> the elements' result type
  */
@@ -63,7 +67,9 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 		Mono<Object> after(@Nullable ByteBuffer argument, TaskName description, Throwable first);
 	}
 
-	private final Publisher<?> source;
+	/** The caller's publisher, subscribed to on a worker of its own, through a guard against one that throws. */
+	private final Flux<?> source;
+	private final Scheduler scheduler;
 	private final PoolCore core;
 	private final ShippedFunction function;
 	private final String what;
@@ -71,9 +77,10 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 	private final boolean ordered;
 	private final LaterAttempts laterAttempts;
 
-	private FluxPoolMap(Publisher<?> source, PoolCore core, ShippedFunction function, String what, int chunkSize,
-			boolean ordered, LaterAttempts laterAttempts) {
-		this.source = source;
+	private FluxPoolMap(Publisher<?> source, Scheduler scheduler, PoolCore core, ShippedFunction function, String what,
+			int chunkSize, boolean ordered, LaterAttempts laterAttempts) {
+		this.source = Flux.from(guarded(source)).subscribeOn(scheduler);
+		this.scheduler = scheduler;
 		this.core = core;
 		this.function = function;
 		this.what = what;
@@ -90,21 +97,41 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 	 */
 	static <R> Flux<TaskResult<R>> ordered(Publisher<?> source, PoolCore core, ShippedFunction function, String what, int chunkSize,
 			LaterAttempts laterAttempts) {
-		return onAssembly(new FluxPoolMap<>(source, core, function, what, chunkSize, true, laterAttempts));
+		return of(source, Schedulers.boundedElastic(), core, function, what, chunkSize, true, laterAttempts);
 	}
 
 	/** Each element's outcome as it ends, a success each: the first element that fails fails the call at once. */
 	static <R> Flux<TaskResult<R>> unordered(Publisher<?> source, PoolCore core, ShippedFunction function, String what,
 			int chunkSize, LaterAttempts laterAttempts) {
-		return onAssembly(new FluxPoolMap<>(source, core, function, what, chunkSize, false, laterAttempts));
+		return of(source, Schedulers.boundedElastic(), core, function, what, chunkSize, false, laterAttempts);
+	}
+
+	/** The call with its publisher and its loop on workers of {@code scheduler}. */
+	static <R> Flux<TaskResult<R>> of(Publisher<?> source, Scheduler scheduler, PoolCore core, ShippedFunction function,
+			String what, int chunkSize, boolean ordered, LaterAttempts laterAttempts) {
+		return onAssembly(new FluxPoolMap<>(source, scheduler, core, function, what, chunkSize, ordered, laterAttempts));
+	}
+
+	/** {@code source}, whose {@code subscribe} throwing fails its subscriber instead of escaping to the worker. */
+	private static Publisher<Object> guarded(Publisher<?> source) {
+		return subscriber -> {
+			try {
+				source.subscribe(subscriber);
+			}
+			catch (Throwable e) {
+				Operators.reportThrowInSubscribe(Operators.toCoreSubscriber(subscriber), e);
+			}
+		};
 	}
 
 	@Override
 	public void subscribe(CoreSubscriber<? super TaskResult<R>> actual) {
-		MapSubscriber main = new MapSubscriber(actual, Schedulers.boundedElastic().createWorker());
+		MapSubscriber main = new MapSubscriber(actual, scheduler.createWorker());
 		actual.onSubscribe(main);
-		// Subscribed, and asked for items, on a worker of its own: the publisher may do work there, or wait.
-		Flux.from(source).subscribeOn(Schedulers.boundedElastic()).subscribe(main);
+		if (!main.cancelled) {
+			// Subscribed, and asked for items, on a worker of its own: the publisher may do work there, or wait.
+			source.subscribe(main);
+		}
 	}
 
 	/** The call's state; everything not volatile or atomic belongs to the drain loop. */
@@ -125,8 +152,12 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 		private volatile @Nullable Throwable error;
 		/** Unordered: the first element's error, which ends the call at once. */
 		private volatile @Nullable Throwable failed;
-		/** Set once the call is over, cancelled or ended: an element that ends now is not heard. */
+		/** The subscriber cancelled: it hears nothing more. */
 		private volatile boolean cancelled;
+		/** The call is over, cancelled, failed or completed: an element that ends now is not heard. */
+		private volatile boolean over;
+		/** The loop has ended the call: it signalled its end, or found the subscriber gone. */
+		private boolean terminated;
 		/** The index the next item gets. */
 		private long next;
 		/** The index of the next element to emit (ordered). */
@@ -161,7 +192,7 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 
 		@Override
 		public void onNext(Object item) {
-			if (done) {
+			if (done || over) {
 				Operators.onNextDropped(item, actual.currentContext());
 				return;
 			}
@@ -214,11 +245,7 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 			}
 			catch (RejectedExecutionException e) {
 				// The worker's queue is full or its scheduler shut down. No loop runs or will (wip stays up): end here.
-				boolean heard = !cancelled;
-				cancelAll();
-				if (heard) {
-					actual.onError(Operators.onRejectedExecution(e, actual.currentContext()));
-				}
+				end(Operators.onRejectedExecution(e, actual.currentContext()));
 			}
 		}
 
@@ -227,7 +254,7 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 			try {
 				while (true) {
 					if (cancelled) {
-						cancelAll();
+						end(null);
 						return;
 					}
 					submitArrived();
@@ -244,18 +271,51 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 			catch (Throwable e) {
 				// A subscriber's fatal error, a publisher that sent more than asked, a dispatcher that threw: the call
 				// fails with it, and nothing waits for ever. The loop never runs again (wip stays up).
-				boolean heard = !cancelled;
-				cancelAll();
-				if (heard) {
-					// Not through Reactor's operator-error hook, which throws again what the JVM treats as fatal.
-					actual.onError(e);
+				end(e);
+			}
+		}
+
+		/**
+		 * Ends the call, once: what runs is cancelled, the worker let go, and the subscriber told, with {@code error}
+		 * or completion, unless it cancelled. An error that comes after the end, or that nobody is left to hear, goes
+		 * to Reactor's dropped-error hook. Not through Reactor's operator-error hook, which throws again what the JVM
+		 * treats as fatal.
+		 */
+		private void end(@Nullable Throwable error) {
+			if (terminated) {
+				if (error != null) {
+					Operators.onErrorDropped(error, actual.currentContext());
+				}
+				return;
+			}
+			terminated = true;
+			try {
+				if (error != null || cancelled) {
+					cancelAll();
+				}
+				else {
+					over = true;
+					worker.dispose();
+				}
+			}
+			finally {
+				if (cancelled) {
+					if (error != null) {
+						Operators.onErrorDropped(error, actual.currentContext());
+					}
+				}
+				else if (error != null) {
+					actual.onError(error);
+				}
+				else {
+					actual.onComplete();
 				}
 			}
 		}
 
 		/** Numbers, encodes and submits the items that arrived, in one batch; none once the publisher has failed. */
 		private void submitArrived() {
-			if (error != null) {
+			if (error != null || failed != null) {
 				return;
 			}
 			List<Task> batch = null;
@@ -324,8 +384,7 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 		private boolean emitAsEnded() {
 			Throwable first = failed;
 			if (first != null) {
-				cancelAll();
-				actual.onError(first);
+				end(first);
 				return true;
 			}
 			long wanted = requested;
@@ -364,14 +423,11 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 			}
 			Throwable publisherFailed = error;
 			if (publisherFailed != null) {
-				cancelAll();
-				actual.onError(publisherFailed);
+				end(publisherFailed);
 				return true;
 			}
 			if (allOut && items.isEmpty()) {
-				cancelled = true;
-				worker.dispose();
-				actual.onComplete();
+				end(null);
 				return true;
 			}
 			return false;
@@ -392,27 +448,39 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 			}
 		}
 
-		/** The call is over: every attempt under way is cancelled, what waits is dropped, and the publisher cancelled. */
+		/**
+		 * The call is over: every attempt under way is cancelled, what waits is dropped, the publisher cancelled and the
+		 * worker let go, each whatever the others throw.
+		 */
 		private void cancelAll() {
-			cancelled = true;
-			Operators.terminate(UPSTREAM, this);
-			items.clear();
-			if (ordered) {
-				for (long i = emitted; i != next; i++) {
-					int slot = (int) (i & (WINDOW - 1));
-					Element element = element(slot);
-					window[slot] = null;
-					if (element != null) {
-						element.cancel();
+			over = true;
+			try {
+				Operators.terminate(UPSTREAM, this);
+				items.clear();
+				if (ordered) {
+					for (long i = emitted; i != next; i++) {
+						int slot = (int) (i & (WINDOW - 1));
+						Element element = element(slot);
+						window[slot] = null;
+						if (element != null) {
+							element.cancel();
+						}
 					}
 				}
+				else {
+					running.forEach(Element::cancel);
+					running.clear();
+					ended.clear();
+				}
 			}
-			else {
-				running.forEach(Element::cancel);
-				running.clear();
-				ended.clear();
+			finally {
+				worker.dispose();
 			}
-			worker.dispose();
+		}
+
+		/** Whether the call is over, or about to be: an element that ends now is not heard. */
+		boolean isOver() {
+			return over || cancelled;
 		}
 
 		/**
@@ -513,8 +581,8 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 
 		@Override
 		public void error(Throwable first) {
-			if (!mark(1) || call.cancelled) {
-				// A cancelled element's attempt ends unheard: no later attempt, no latency.
+			if (!mark(1) || call.isOver()) {
+				// The attempt of an element whose call is over ends unheard: no later attempt, no latency.
 				return;
 			}
 			Disposable attempts = laterAttempts.after(argument, description, first)
@@ -522,7 +590,7 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 					.subscribe(this::value, error -> end(TaskResult.failure(description.index(), carried(error))), null,
 							call.currentContext());
 			later = attempts;
-			if (call.cancelled) {
+			if (call.isOver()) {
 				attempts.dispose();
 			}
 		}
@@ -534,7 +602,7 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 		}
 
 		private void end(TaskResult<R> outcome) {
-			if (call.cancelled || !mark(2)) {
+			if (call.isOver() || !mark(2)) {
 				return;
 			}
 			argument = null;
@@ -548,15 +616,19 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 			}
 		}
 
-		/** On the drain loop, once the call is over: the attempt under way is cancelled too. */
+		/** On the drain loop, once the call is over: the attempt under way is cancelled too, whatever either throws. */
 		void cancel() {
-			Task first = task;
-			if (first != null) {
-				core.dispatcher.cancel(first);
+			try {
+				Task first = task;
+				if (first != null) {
+					core.dispatcher.cancel(first);
+				}
 			}
-			Disposable attempts = later;
-			if (attempts != null) {
-				attempts.dispose();
+			finally {
+				Disposable attempts = later;
+				if (attempts != null) {
+					attempts.dispose();
+				}
 			}
 		}
 	}

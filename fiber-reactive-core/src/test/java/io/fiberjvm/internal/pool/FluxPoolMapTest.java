@@ -6,19 +6,27 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.reactivestreams.Publisher;
+import org.reactivestreams.Subscription;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.FluxSink;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 import reactor.test.StepVerifier;
 
+import io.fiberjvm.FiberException;
 import io.fiberjvm.FiberFunction;
 import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.codec.CodecException;
@@ -35,10 +43,11 @@ import static org.awaitility.Awaitility.await;
 /**
  * A mapping call's operator against a pool's real dispatcher, with a worker session the test answers by hand: values in
  * input order whatever order the answers come in, or as they end; a first attempt lost with its worker going on through
- * the later attempts once; an argument that cannot travel; the subscriber's demand; the window; a cancel, an error of
- * the caller's publisher and one thrown downstream, each ending every attempt unheard; a publisher that waits for its
- * next item while earlier ones run; the first failure of an unordered call; and where the publisher and the
- * subscriber run.
+ * the later attempts once; an argument that cannot travel; an element whose class cannot link; the subscriber's demand;
+ * the window; a cancel, an error of the caller's publisher and one thrown downstream, each ending every attempt unheard;
+ * a publisher that sends more than asked, one that throws in {@code subscribe}, one that waits for its next item while
+ * earlier ones run; a scheduler that refuses the call; the first failure of an unordered call; and where the publisher
+ * and the subscriber run.
  */
 @Timeout(60)
 class FluxPoolMapTest {
@@ -71,13 +80,18 @@ class FluxPoolMapTest {
 	}
 
 	/** The call over {@code items}; a first attempt that fails is answered "again" by the later attempts. */
-	private Flux<TaskResult<Object>> call(Flux<?> items, boolean ordered, int chunkSize) {
-		FluxPoolMap.LaterAttempts later = (argument, description, first) -> {
+	private Flux<TaskResult<Object>> call(Publisher<?> items, boolean ordered, int chunkSize) {
+		return call(items, ordered, chunkSize, Mono.just("again"));
+	}
+
+	/** The call over {@code items}; a first attempt that fails goes on to {@code later}. */
+	private Flux<TaskResult<Object>> call(Publisher<?> items, boolean ordered, int chunkSize, Mono<Object> later) {
+		FluxPoolMap.LaterAttempts attempts = (argument, description, first) -> {
 			firstErrors.add(first);
-			return Mono.just("again");
+			return later;
 		};
-		return ordered ? FluxPoolMap.ordered(items, core, square, "map", chunkSize, later)
-				: FluxPoolMap.unordered(items, core, square, "map", chunkSize, later);
+		return ordered ? FluxPoolMap.ordered(items, core, square, "map", chunkSize, attempts)
+				: FluxPoolMap.unordered(items, core, square, "map", chunkSize, attempts);
 	}
 
 	/** The tasks sent so far, in the order the worker got them. */
@@ -118,7 +132,6 @@ class FluxPoolMapTest {
 		StepVerifier.create(call(Flux.range(2, 2), true, 1).map(TaskResult::value))
 				.then(() -> await().atMost(WAIT).until(() -> tasksSent().size() == 2))
 				.then(() -> answer(List.of(tasksSent().get(1))))
-				.expectNoEvent(Duration.ofMillis(100))
 				.then(() -> answer(List.of(tasksSent().get(0))))
 				.expectNext(4, 9)
 				.expectComplete()
@@ -201,7 +214,8 @@ class FluxPoolMapTest {
 		subscriptions.add(call);
 		// Queued and in flight: nothing is answered, so the window fills and stays full.
 		await().atMost(WAIT).until(() -> core.dispatcher.counters()[1] + core.dispatcher.counters()[2] == ProcessPool.WINDOW);
-		assertThat(made.get()).isEqualTo(ProcessPool.WINDOW);
+		// And no more are asked for while nothing leaves the window.
+		await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> made.get() == ProcessPool.WINDOW);
 		call.dispose();
 		await().atMost(WAIT).until(() -> core.dispatcher.counters()[1] == 0);
 	}
@@ -229,9 +243,68 @@ class FluxPoolMapTest {
 				.expectErrorMessage("no more items")
 				.verify(WAIT);
 		await().atMost(WAIT).until(() -> core.dispatcher.counters()[1] == 0);
-		// The attempt that was running fails now: the call is over, so it goes on to no later attempt.
-		core.dispatcher.lost(session, "killed by the test");
+		// The attempt that was running fails now, as a worker's loss fails it outside the dispatcher's lock, after the
+		// call cancelled it: the call is over, so it goes on to no later attempt.
+		Task running = session.pending.get(tasksSent().get(0).id());
+		assertThat(running).isNotNull();
+		running.sink.error(new WorkerLostException(running.toString(), "w", "killed by the test"));
 		assertThat(firstErrors).isEmpty();
+	}
+
+	@Test
+	void aPublisherSendingMoreThanAskedFailsTheCall() {
+		Publisher<Integer> twice = subscriber -> subscriber.onSubscribe(new Subscription() {
+			private int sent;
+
+			@Override
+			public void request(long n) {
+				for (long i = 0; i < 2 * n; i++) {
+					subscriber.onNext(sent++);
+				}
+			}
+
+			@Override
+			public void cancel() {
+			}
+		});
+		StepVerifier.create(call(twice, true, 0))
+				.expectErrorSatisfies(error -> assertThat(error).hasMessageContaining("came faster than they were asked for"))
+				.verify(WAIT);
+	}
+
+	@Test
+	void aPublisherThatThrowsInSubscribeFailsTheCall() {
+		Publisher<Integer> throwing = subscriber -> {
+			throw new IllegalStateException("the items cannot be read");
+		};
+		StepVerifier.create(call(throwing, true, 0))
+				.expectErrorMessage("the items cannot be read")
+				.verify(WAIT);
+	}
+
+	@Test
+	void anElementWhoseClassCannotLinkFailsAloneWithTheLinkageErrorAsItsCause() {
+		StepVerifier.create(call(Flux.just(3), true, 0, Mono.error(new NoClassDefFoundError("com/acme/Gone"))))
+				.then(() -> {
+					await().atMost(WAIT).until(() -> !sent.isEmpty());
+					core.dispatcher.lost(session, "killed by the test");
+				})
+				.assertNext(result -> assertThat(result.error()).isInstanceOf(FiberException.class)
+						.hasCauseInstanceOf(NoClassDefFoundError.class))
+				.expectComplete()
+				.verify(WAIT);
+	}
+
+	@Test
+	void aSchedulerThatRefusesTheCallFailsIt() {
+		ExecutorService shutDown = Executors.newSingleThreadExecutor();
+		shutDown.shutdown();
+		Scheduler refusing = Schedulers.fromExecutorService(shutDown);
+		FluxPoolMap.LaterAttempts none = (argument, description, first) -> Mono.error(first);
+		StepVerifier.create(FluxPoolMap.of(Flux.range(0, 3), refusing, core, square, "map", 0, true, none))
+				.expectErrorSatisfies(error -> assertThat(error).isInstanceOf(RejectedExecutionException.class))
+				.verify(WAIT);
+		assertThat(sent).isEmpty();
 	}
 
 	@Test
@@ -285,15 +358,18 @@ class FluxPoolMapTest {
 	}
 
 	@Test
-	void theCallersPublisherAndTheSubscriberRunOnWorkersWhereBlockingIsAllowed() {
-		List<String> threads = new CopyOnWriteArrayList<>();
-		StepVerifier.create(call(Flux.range(0, 2).doOnSubscribe(s -> threads.add(Thread.currentThread().getName()))
-				.doOnRequest(n -> threads.add(Thread.currentThread().getName())), true, 2)
-				.doOnNext(result -> threads.add(Thread.currentThread().getName())))
+	void theCallersPublisherAndTheSubscriberRunOnWorkersOfTheirOwnWhereBlockingIsAllowed() {
+		List<String> publisher = new CopyOnWriteArrayList<>();
+		List<String> subscriber = new CopyOnWriteArrayList<>();
+		StepVerifier.create(call(Flux.range(0, 2).doOnSubscribe(s -> publisher.add(Thread.currentThread().getName()))
+				.doOnRequest(n -> publisher.add(Thread.currentThread().getName())), true, 2)
+				.doOnNext(result -> subscriber.add(Thread.currentThread().getName())))
 				.then(() -> answerEach(2))
 				.expectNextCount(2)
 				.expectComplete()
 				.verify(WAIT);
-		assertThat(threads).hasSizeGreaterThanOrEqualTo(4).allSatisfy(name -> assertThat(name).startsWith("boundedElastic-"));
+		assertThat(publisher).hasSizeGreaterThanOrEqualTo(2).allSatisfy(name -> assertThat(name).startsWith("boundedElastic-"));
+		assertThat(subscriber).hasSize(2).allSatisfy(name -> assertThat(name).startsWith("boundedElastic-"));
+		assertThat(publisher).doesNotContainAnyElementsOf(subscriber);
 	}
 }
