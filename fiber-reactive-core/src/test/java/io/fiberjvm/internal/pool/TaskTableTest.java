@@ -35,15 +35,16 @@ class TaskTableTest {
 	}
 
 	@Test
-	void behavesAsAMapOfIdsThroughMillionsOfTurns() {
+	void behavesAsAMapOfIdsThroughHundredsOfThousandsOfTurns() {
 		Random random = new Random(42);
 		TaskTable table = new TaskTable();
 		Map<Long, Task> expected = new HashMap<>();
 		List<Long> live = new ArrayList<>();
 		long nextId = 1;
-		for (int step = 0; step < 1_000_000; step++) {
+		for (int step = 0; step < 300_000; step++) {
 			int op = random.nextInt(10);
-			if (op < 5 || live.isEmpty()) {
+			// Up to a few thousand pending at once, as a session holds: the table grows, then turns over.
+			if ((op < 5 && live.size() < 4096) || live.isEmpty()) {
 				Task task = task(nextId++);
 				table.put(task);
 				expected.put(task.id, task);
@@ -60,7 +61,9 @@ class TaskTableTest {
 				assertThat(table.get(id)).isSameAs(expected.get(id));
 				assertThat(table.remove(-id - 1)).isNull();
 			}
-			assertThat(table.size()).isEqualTo(expected.size());
+			if (table.size() != expected.size()) {
+				throw new AssertionError("the table holds " + table.size() + " tasks where " + expected.size() + " are left");
+			}
 		}
 		for (Map.Entry<Long, Task> entry : expected.entrySet()) {
 			assertThat(table.get(entry.getKey())).isSameAs(entry.getValue());
