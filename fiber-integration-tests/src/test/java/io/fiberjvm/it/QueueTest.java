@@ -14,6 +14,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
+import io.fiberjvm.Fiber;
 import io.fiberjvm.FiberProcess;
 import io.fiberjvm.FiberRunnable;
 import io.fiberjvm.queue.FiberPipe;
@@ -255,5 +256,29 @@ class QueueTest extends FiberPerTest {
 		StepVerifier.create(queue.closeAsync()).verifyComplete();
 		StepVerifier.create(counted.take()).expectNext(10L).verifyComplete();
 		StepVerifier.create(queue.put(1)).expectError(QueueClosedException.class).verify(LONG);
+	}
+
+	@Test
+	void aClosedFibersQueuesAndPipesFailEveryOperationAtOnceAndWakeTheirConsumers() {
+		Fiber closing = Fiber.open();
+		FiberQueue<Integer> queue = closing.queue(Integer.class, 4);
+		FiberPipe<Integer> pipe = closing.pipe(Integer.class);
+		StepVerifier.create(queue.put(1)).verifyComplete();
+		java.util.concurrent.CompletableFuture<Integer> waiting = pipe.left().receive().next().toFuture();
+		closing.close();
+		assertThat(waiting).failsWithin(LONG).withThrowableOfType(java.util.concurrent.ExecutionException.class)
+				.satisfies(error -> closedWithItsFiber(error.getCause()));
+		Duration atOnce = Duration.ofSeconds(5);
+		StepVerifier.create(queue.put(2)).expectErrorSatisfies(QueueTest::closedWithItsFiber).verify(atOnce);
+		StepVerifier.create(queue.take()).expectErrorSatisfies(QueueTest::closedWithItsFiber).verify(atOnce);
+		StepVerifier.create(queue.receive()).expectErrorSatisfies(QueueTest::closedWithItsFiber).verify(atOnce);
+		StepVerifier.create(queue.send(Flux.range(0, 3))).expectErrorSatisfies(QueueTest::closedWithItsFiber).verify(atOnce);
+		StepVerifier.create(queue.size()).expectErrorSatisfies(QueueTest::closedWithItsFiber).verify(atOnce);
+		StepVerifier.create(pipe.right().put(3)).expectErrorSatisfies(QueueTest::closedWithItsFiber).verify(atOnce);
+	}
+
+	private static void closedWithItsFiber(Throwable error) {
+		assertThat(error).isInstanceOf(QueueClosedException.class).hasMessageContaining("the Fiber hosting it (run ")
+				.hasMessageContaining(") is closed");
 	}
 }

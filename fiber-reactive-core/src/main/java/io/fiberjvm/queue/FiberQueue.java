@@ -45,7 +45,9 @@ import io.fiberjvm.AsyncCloseable;
  * scheduler ({@link #receive(int, Scheduler)}).</li>
  * <li><b>Closing</b> ({@link #close()}, {@link #closeAsync()}) refuses new items; consumers receive what is
  * left and complete once nothing is waiting or handed out unacknowledged. A closed, drained queue is then
- * forgotten by its host.</li>
+ * forgotten by its host. Closing the {@code Fiber} that hosts a queue ends it outright: waiting puts and
+ * consumers, and every later operation on it, fail at once with a {@link QueueClosedException} that says so,
+ * and the items left are dropped, since no process can take them any more.</li>
  * <li>Items travel through the run's codec as {@link #type()}; an item of another type is refused at
  * {@code put}, and bytes a consumer cannot read fail its {@code receive()} with the item returned to
  * the queue, so nothing is lost.</li>

@@ -46,6 +46,8 @@ final class QueueHost implements QueueChannel {
 	private long takes;
 	private int nextConsumer;
 	private boolean closed;
+	/** Why the queue was ended with its runtime, or null: then everything on it fails at once, saying so. */
+	private @Nullable String terminated;
 	private final Sinks.Empty<Void> closedSignal = Sinks.empty();
 	private final Runnable onRetired;
 
@@ -164,6 +166,9 @@ final class QueueHost implements QueueChannel {
 		return Flux.defer(() -> {
 			Consumer consumer = new Consumer();
 			synchronized (this) {
+				if (terminated != null) {
+					return Flux.error(closedError());
+				}
 				consumers.add(consumer);
 				completeIfDrained();
 			}
@@ -225,9 +230,47 @@ final class QueueHost implements QueueChannel {
 	public Mono<Integer> size() {
 		return Mono.fromCallable(() -> {
 			synchronized (this) {
+				if (terminated != null) {
+					throw closedError();
+				}
 				return waiting.size();
 			}
 		});
+	}
+
+	/**
+	 * Ends the queue with the runtime that hosts it: every waiting put, producer and consumer fails with {@code why},
+	 * the items left are dropped (no process can take them any more), and every later operation fails at once.
+	 */
+	void terminate(String why) {
+		List<Runnable> after = new ArrayList<>();
+		synchronized (this) {
+			if (terminated != null) {
+				return;
+			}
+			terminated = why;
+			closed = true;
+			QueueClosedException error = closedError();
+			for (PendingPut put : waitingPuts) {
+				after.add(() -> put.sink.error(error));
+			}
+			waitingPuts.clear();
+			for (Producer producer : producers) {
+				after.add(() -> producer.end(error));
+				after.add(producer.upstream::dispose);
+			}
+			producers.clear();
+			granted = 0;
+			for (Consumer consumer : consumers) {
+				after.add(() -> consumer.batches.tryEmitError(error));
+				after.add(consumer.upstream::dispose);
+			}
+			consumers.clear();
+			waiting.clear();
+			handedOut = 0;
+		}
+		after.forEach(Runnable::run);
+		closedSignal.tryEmitEmpty();
 	}
 
 	@Override
@@ -263,8 +306,10 @@ final class QueueHost implements QueueChannel {
 		return closedSignal.asMono();
 	}
 
+	/** Under the lock, or once it is known closed. */
 	private QueueClosedException closedError() {
-		return new QueueClosedException("queue " + id + " is closed");
+		String why = terminated;
+		return new QueueClosedException("queue " + id + " is closed" + (why == null ? "" : ": " + why));
 	}
 
 	/** Under the lock: admits waiting puts, grants room to producers, hands items to consumers. */

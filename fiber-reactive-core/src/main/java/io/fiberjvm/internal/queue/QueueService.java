@@ -20,15 +20,41 @@ import io.fiberjvm.transport.Endpoint;
  * The queues of one runtime: makes and hosts queues, each served to the run on routes of its own
  * ({@link QueueRoutes}), and turns queue handles read in this runtime into handles of its own.
  */
-public final class QueueService {
+public final class QueueService implements Disposable {
 
 	private static final SecureRandom RANDOM = new SecureRandom();
 
 	private final RuntimeContext runtime;
 	private final Map<String, QueueHost> hosted = new ConcurrentHashMap<>();
+	private volatile boolean disposed;
 
 	private QueueService(RuntimeContext runtime) {
 		this.runtime = runtime;
+	}
+
+	/**
+	 * Its runtime is closing: every queue it hosts ends, and every operation on them, waiting or later, fails at once
+	 * with a {@code QueueClosedException} that says so. A queue made after this is refused by the runtime first.
+	 */
+	@Override
+	public void dispose() {
+		disposed = true;
+		String why = closedReason();
+		for (QueueHost host : hosted.values()) {
+			host.terminate(why);
+		}
+	}
+
+	private String closedReason() {
+		String run = "run " + runtime.runId();
+		// A program's runtime is named after its run; a job-backed process's after itself.
+		String where = runtime.name().equals("run-" + runtime.runId()) ? run : "process " + runtime.name() + " of " + run;
+		return "the Fiber hosting it (" + where + ") is closed";
+	}
+
+	@Override
+	public boolean isDisposed() {
+		return disposed;
 	}
 
 	/** The queue service of {@code runtime}, made on first use. */
@@ -52,6 +78,10 @@ public final class QueueService {
 		});
 		served[0] = runtime.serve(QueueRoutes.prefix(id), QueueRoutes.of(host, id, runtime.maxFrameSize(), runtime.values()));
 		hosted.put(id, host);
+		if (disposed) {
+			// Made while the runtime closed, after the queues were ended: ended too (both flags are volatile).
+			host.terminate(closedReason());
+		}
 		return new QueueHandle<>(new QueueRef(here.toString(), id, type.getName(), capacity), type, host, runtime);
 	}
 

@@ -2,6 +2,8 @@ package io.fiberjvm.internal.queue;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.BeforeAll;
@@ -193,5 +195,39 @@ class LocalQueueTest {
 				.verify();
 		await().until(() -> words.size().block() == 1);
 		StepVerifier.create(words.take()).expectNext("not a number").verifyComplete();
+	}
+
+	@Test
+	void aQueueWhoseRuntimeClosedFailsWhatWaitsAndEveryLaterOperationAtOnce() {
+		FiberQueue<Integer> q = queues.create(Integer.class, 1);
+		StepVerifier.create(q.put(1)).verifyComplete();
+		FiberQueue<Integer> empty = queues.create(Integer.class, 1);
+		// A put waiting for room, and a consumer waiting for an item, when the runtime closes.
+		CompletableFuture<Void> waitingPut = q.put(2).toFuture();
+		CompletableFuture<Integer> waitingConsumer = empty.receive().next().toFuture();
+		await().atMost(Duration.ofSeconds(10)).until(() -> q.localStats().orElseThrow().blockedPuts() == 1);
+		queues.dispose();
+		for (CompletableFuture<?> waiting : List.of(waitingPut, waitingConsumer)) {
+			assertThat(waiting).failsWithin(Duration.ofSeconds(10)).withThrowableOfType(ExecutionException.class)
+					.satisfies(error -> closedWithItsRuntime(error.getCause()));
+		}
+		StepVerifier.create(q.put(4)).expectErrorSatisfies(LocalQueueTest::closedWithItsRuntime).verify(Duration.ofSeconds(1));
+		StepVerifier.create(q.take()).expectErrorSatisfies(LocalQueueTest::closedWithItsRuntime).verify(Duration.ofSeconds(1));
+		StepVerifier.create(q.receive()).expectErrorSatisfies(LocalQueueTest::closedWithItsRuntime).verify(Duration.ofSeconds(1));
+		StepVerifier.create(q.send(Flux.range(0, 3))).expectErrorSatisfies(LocalQueueTest::closedWithItsRuntime)
+				.verify(Duration.ofSeconds(1));
+		StepVerifier.create(q.size()).expectErrorSatisfies(LocalQueueTest::closedWithItsRuntime).verify(Duration.ofSeconds(1));
+		StepVerifier.create(q.onClose()).verifyComplete();
+	}
+
+	@Test
+	void aQueueMadeAsItsRuntimeClosesIsEndedToo() {
+		queues.dispose();
+		FiberQueue<Integer> q = queues.create(Integer.class, 4);
+		StepVerifier.create(q.put(1)).expectErrorSatisfies(LocalQueueTest::closedWithItsRuntime).verify(Duration.ofSeconds(1));
+	}
+
+	private static void closedWithItsRuntime(Throwable error) {
+		assertThat(error).isInstanceOf(QueueClosedException.class).hasMessageContaining("is closed: the Fiber hosting it (").hasMessageContaining("run test) is closed");
 	}
 }
