@@ -6,7 +6,7 @@ import org.jspecify.annotations.Nullable;
  * A job-backed process ended with a non-zero exit code, or could not start.
  *
  * <p>When the target threw, the cause is a {@link RemoteException} with the remote type, message and
- * stack trace. Otherwise the message carries the last lines the process wrote.
+ * stack trace. The message carries the last lines the process wrote, when it ran.
  */
 public final class ProcessFailedException extends FiberException {
 

@@ -86,7 +86,7 @@ class PoolResilienceTest extends FiberPerTest {
 		}
 		assertThat(out).containsExactlyElementsOf(IntStream.range(0, 20_000).map(x -> x * 2).boxed().toList());
 		assertThat(kills.get()).as("workers killed").isGreaterThanOrEqualTo(2);
-		assertThat(pool.stats().lost()).as("task attempts lost with workers").isPositive();
+		assertThat(pool.stats().lost() + pool.stats().requeued()).as("tasks killed workers held: charged, or queued again").isPositive();
 		assertThat(pool.stats().retried()).as("attempts retried").isEqualTo(pool.stats().lost());
 		assertThat(pool.stats().workersLost()).isGreaterThanOrEqualTo(1);
 	}

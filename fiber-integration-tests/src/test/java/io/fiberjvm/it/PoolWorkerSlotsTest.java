@@ -90,7 +90,7 @@ class PoolWorkerSlotsTest extends FiberPerTest {
 		assertThat(out).extracting(Where::value).containsExactlyElementsOf(IntStream.range(0, 3000).boxed().toList());
 		awaitWorkers(pool, 6, 2);
 		PoolStats stats = pool.stats();
-		assertThat(stats.lost()).as("tasks lost with the killed JVM").isPositive();
+		assertThat(stats.lost() + stats.requeued()).as("tasks the killed JVM held: charged, or queued again").isPositive();
 		assertThat(stats.retried()).isEqualTo(stats.lost());
 		assertThat(stats.workersLost()).isEqualTo(3);
 		assertThat(stats.workersStarted()).isEqualTo(9);

@@ -63,6 +63,8 @@ public final class FiberPoolMetrics implements MeterBinder, AutoCloseable {
 		counter(registry, "fiber.pool.tasks.completed", "task attempts that returned a result", PoolStats::completed);
 		counter(registry, "fiber.pool.tasks.failed", "task attempts whose function threw", PoolStats::failed);
 		counter(registry, "fiber.pool.tasks.lost", "task attempts lost with their worker", PoolStats::lost);
+		counter(registry, "fiber.pool.tasks.requeued", "tasks a lost worker held, queued again without using an attempt",
+				PoolStats::requeued);
 		counter(registry, "fiber.pool.tasks.retried", "task attempts started again after a loss or failure", PoolStats::retried);
 		counter(registry, "fiber.pool.workers.started", "workers started", PoolStats::workersStarted);
 		counter(registry, "fiber.pool.workers.lost", "workers that ended while the pool wanted them", PoolStats::workersLost);

@@ -95,6 +95,11 @@ public final class ConfigKeys {
 			"How long a worker JVM whose workers were retired (its pool closed or shrank) stays, idle, for the next worker of this run asking for the same resources, of any pool, which then starts without starting a JVM; 0s ends it with its workers. On the local backend, for pools without GPUs. Closing the Fiber lets idle JVMs exit at once.",
 			ConfigKeys::durationOrZero));
 
+	/** How many worker processes of a pool may fail to start in a row before the pool, with no worker, fails its calls. */
+	public static final ConfigKey<Integer> WORKER_START_FAILURES = register(new ConfigKey<>("worker-start-failures", "int", "3",
+			"How many worker processes of a pool may fail to start in a row (end before connecting back, other than killed by a signal; or not connect within start-timeout) before a pool with no worker fails its waiting and new calls with a WorkerStartException carrying the last start's error and output; the pool goes on starting workers after a growing, jittered delay, and takes calls again once one connects.",
+			text -> intIn(text, 1, 1_000_000)));
+
 	/** The {@code java} executable for child JVMs. */
 	public static final ConfigKey<String> JAVA = register(new ConfigKey<>("java", "path", "",
 			"The java executable for child JVMs; empty uses the parent's own (java.home/bin/java).",

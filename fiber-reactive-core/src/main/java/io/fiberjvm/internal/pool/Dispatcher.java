@@ -1,16 +1,19 @@
 package io.fiberjvm.internal.pool;
 
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
-import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.FluxSink;
+import reactor.core.publisher.Mono;
 
 import io.fiberjvm.internal.frames.Answer;
 import io.fiberjvm.internal.frames.ChunkFrame;
@@ -27,19 +30,25 @@ import io.fiberjvm.pool.WorkerLostException;
  */
 final class Dispatcher {
 
+	/** How long the session of a worker whose process exited waits for its connection to deliver what it sent. */
+	static final Duration EXIT_DRAIN = Duration.ofSeconds(1);
+
+	private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
+
 	private final ArrayDeque<Task> queue = new ArrayDeque<>();
 	private final Map<String, WorkerSession> sessions = new LinkedHashMap<>();
 	/** The most bytes of arguments one chunk carries. */
 	private final int chunkBytes;
 	/** Turns an answer into the task's outcome, outside the lock. */
 	private final BiConsumer<Task, Outcome> answer;
-	/** Told, outside the lock, when a worker finishes its first chunk. */
-	private final Consumer<String> firstChunkDone;
+	/** Why workers cannot start, while they cannot: with no session taking tasks, calls fail with it. */
+	private @Nullable RuntimeException cannotStart;
 	private long queued;
 	private long inFlight;
 	private long completed;
 	private long failed;
 	private long lost;
+	private long requeued;
 	private boolean terminated;
 
 	/**
@@ -55,19 +64,17 @@ final class Dispatcher {
 	/**
 	 * @param chunkBytes the most bytes of arguments one chunk carries
 	 * @param answer turns an attempt's outcome into its caller's signal, outside the lock
-	 * @param firstChunkDone told, outside the lock, when a worker finishes its first chunk
 	 */
-	Dispatcher(int chunkBytes, BiConsumer<Task, Outcome> answer, Consumer<String> firstChunkDone) {
+	Dispatcher(int chunkBytes, BiConsumer<Task, Outcome> answer) {
 		this.chunkBytes = chunkBytes;
 		this.answer = answer;
-		this.firstChunkDone = firstChunkDone;
 	}
 
 	void submit(Task task) {
-		boolean refused;
+		@Nullable RuntimeException refused;
 		synchronized (this) {
-			refused = terminated;
-			if (!refused) {
+			refused = refusal(task);
+			if (refused == null) {
 				task.queued = true;
 				// A retry goes first: an ordered call is waiting for it.
 				if (task.attempt > 1) {
@@ -80,17 +87,17 @@ final class Dispatcher {
 				dispatch();
 			}
 		}
-		if (refused) {
-			task.sink.error(new PoolClosedException("the pool was terminated; " + task + " did not run"));
+		if (refused != null) {
+			task.sink.error(refused);
 		}
 	}
 
 	/** Queues first attempts of one call, in order, under one hold of the lock. */
 	void submitAll(List<Task> tasks) {
-		boolean refused;
+		@Nullable RuntimeException refused;
 		synchronized (this) {
-			refused = terminated;
-			if (!refused) {
+			refused = tasks.isEmpty() ? null : refusal(tasks.get(0));
+			if (refused == null) {
 				for (Task task : tasks) {
 					task.queued = true;
 					queue.addLast(task);
@@ -99,13 +106,77 @@ final class Dispatcher {
 				dispatch();
 			}
 		}
-		if (refused) {
+		if (refused != null) {
+			RuntimeException startError = refused instanceof PoolClosedException ? null : refused;
 			List<Runnable> after = new ArrayList<>(tasks.size());
 			for (Task task : tasks) {
-				after.add(() -> task.sink.error(new PoolClosedException("the pool was terminated; " + task + " did not run")));
+				RuntimeException error = startError != null ? startError : closed(task);
+				after.add(() -> task.sink.error(error));
 			}
 			runAll(after);
 		}
+	}
+
+	/** Under the lock: why {@code task}, submitted now, fails at once, or null when it is queued. */
+	private @Nullable RuntimeException refusal(Task task) {
+		if (terminated) {
+			return closed(task);
+		}
+		return cannotStart != null && !anyTaking() ? cannotStart : null;
+	}
+
+	private static PoolClosedException closed(Task task) {
+		return new PoolClosedException("the pool was terminated; " + task + " did not run");
+	}
+
+	/** Under the lock: whether a session takes tasks, or will once it asks. */
+	private boolean anyTaking() {
+		for (WorkerSession session : sessions.values()) {
+			if (!session.retiring && !session.exited && !session.ended) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Workers fail to start, for {@code why}: while no session takes tasks, every queued task fails with it, and so
+	 * does every task submitted, until a session opens.
+	 */
+	void cannotStart(RuntimeException why) {
+		List<Task> failing;
+		synchronized (this) {
+			if (terminated) {
+				return;
+			}
+			cannotStart = why;
+			failing = anyTaking() ? List.of() : drainQueue();
+		}
+		failAll(failing, why);
+	}
+
+	/** Under the lock: every task waiting in the queue, no longer queued. */
+	private List<Task> drainQueue() {
+		List<Task> drained = new ArrayList<>();
+		for (Task task : queue) {
+			if (task.queued) {
+				task.queued = false;
+				drained.add(task);
+			}
+		}
+		queue.clear();
+		queued = 0;
+		return drained;
+	}
+
+	private void failAll(List<Task> tasks, RuntimeException why) {
+		List<Runnable> after = new ArrayList<>(tasks.size());
+		for (Task task : tasks) {
+			if (!task.cancelled) {
+				after.add(() -> task.sink.error(why));
+			}
+		}
+		runAll(after);
 	}
 
 	synchronized void cancel(Task task) {
@@ -138,6 +209,8 @@ final class Dispatcher {
 				return null;
 			}
 			sessions.put(worker, session);
+			// A worker started: the pool takes calls again.
+			cannotStart = null;
 		}
 		return session;
 	}
@@ -158,7 +231,6 @@ final class Dispatcher {
 		List<Answer> answers = results.answers();
 		// The tasks answered, by the answer's place in the frame; null for an answer no caller waits for.
 		Task[] answered = new Task[answers.size()];
-		boolean firstChunk = false;
 		synchronized (this) {
 			if (session.ended) {
 				return;
@@ -185,9 +257,8 @@ final class Dispatcher {
 			if (results.lastOfChunk()) {
 				WorkerSession.SentChunk chunk = session.chunks.poll();
 				if (chunk != null) {
-					chunk.function().record(results.elapsedNanos(), chunk.tasks());
+					chunk.function().record(results.elapsedNanos(), chunk.tasks().length);
 				}
-				firstChunk = ++session.chunksDone == 1;
 				if (session.retiring && session.chunks.isEmpty()) {
 					session.out.complete();
 				}
@@ -199,9 +270,6 @@ final class Dispatcher {
 			if (task != null) {
 				complete(task, new Outcome(session.worker, answers.get(i), null));
 			}
-		}
-		if (firstChunk) {
-			complete(() -> firstChunkDone.accept(session.worker));
 		}
 	}
 
@@ -230,7 +298,7 @@ final class Dispatcher {
 	}
 
 	private static void completionFailed(Throwable e) {
-		org.slf4j.LoggerFactory.getLogger(Dispatcher.class).warn("a task's completion failed: {}", e.toString());
+		log.warn("a task's completion failed: {}", e.toString());
 	}
 
 	/** The session must end (a malformed frame, a newer session): the worker is told why; its pending tasks fail with {@link WorkerLostException}. */
@@ -251,6 +319,7 @@ final class Dispatcher {
 		List<WorkerSession> ended = new ArrayList<>(ending.size());
 		List<Runnable> after = new ArrayList<>();
 		synchronized (this) {
+			List<Task> back = new ArrayList<>();
 			for (WorkerSession session : ending) {
 				if (session.ended) {
 					continue;
@@ -258,22 +327,34 @@ final class Dispatcher {
 				session.ended = true;
 				ended.add(session);
 				sessions.remove(session.worker, session);
-				for (Task task : session.pending.values()) {
-					task.runningOn = null;
-					if (!task.cancelled) {
-						Outcome outcome = new Outcome(session.worker, null, new WorkerLostException(task.toString(), session.worker, why));
-						after.add(() -> answer.accept(task, outcome));
-					}
+				String reason = session.exitReason != null ? session.exitReason : why;
+				for (Task task : blame(session, back)) {
+					Outcome outcome = new Outcome(session.worker, null, new WorkerLostException(task.toString(), session.worker, reason));
+					after.add(() -> answer.accept(task, outcome));
 				}
-				inFlight -= session.pending.size();
-				lost += session.pending.size();
 				session.pending.clear();
 				session.chunks.clear();
 			}
 			if (ended.isEmpty()) {
 				return;
 			}
+			// Back in front of fresh work, in the order they were sent: their callers wait for them.
+			for (int i = back.size() - 1; i >= 0; i--) {
+				Task task = back.get(i);
+				task.queued = true;
+				queue.addFirst(task);
+			}
+			queued += back.size();
+			requeued += back.size();
 			dispatch();
+			RuntimeException startError = cannotStart;
+			if (startError != null && !anyTaking()) {
+				for (Task task : drainQueue()) {
+					if (!task.cancelled) {
+						after.add(() -> task.sink.error(startError));
+					}
+				}
+			}
 		}
 		for (WorkerSession session : ended) {
 			if (tell) {
@@ -284,6 +365,64 @@ final class Dispatcher {
 			}
 		}
 		runAll(after);
+	}
+
+	/**
+	 * Under the lock, for a session that ended with tasks unanswered: the tasks charged with an attempt for its
+	 * worker's death; the others go into {@code back}, to be queued again without using an attempt.
+	 *
+	 * <p>A worker that held one unanswered task was running it, and is charged with it. One that held several may
+	 * have been running any of them: the answers it sent last may have died with it, unsent, and it may have
+	 * started its next chunk. So none is charged: each goes back as a suspect, which runs {@link Task#alone()}, to
+	 * be charged only for a death of its own. Tasks that may not run twice always run alone, so they are never among
+	 * several.
+	 */
+	private List<Task> blame(WorkerSession session, List<Task> back) {
+		List<Task> open = new ArrayList<>();
+		for (WorkerSession.SentChunk chunk : session.chunks) {
+			for (Task task : chunk.tasks()) {
+				if (session.pending.get(task.id) == task) {
+					task.runningOn = null;
+					inFlight--;
+					if (!task.cancelled) {
+						open.add(task);
+					}
+				}
+			}
+		}
+		List<Task> charged = new ArrayList<>(1);
+		for (Task task : open) {
+			if (open.size() == 1 || !task.idempotent) {
+				charged.add(task);
+			}
+			else {
+				task.suspect = true;
+				back.add(task);
+			}
+		}
+		lost += charged.size();
+		if (!back.isEmpty()) {
+			log.debug("worker {} was lost holding {} unanswered tasks; none is charged, each runs alone", session.worker, open.size());
+		}
+		return charged;
+	}
+
+	/**
+	 * The sessions' process has exited: they take nothing more, and end, for {@code why}, once their connections
+	 * have delivered what the workers sent before they died, or after {@link #EXIT_DRAIN} at the latest (a
+	 * connection whose peer vanished without closing it).
+	 */
+	void exited(List<WorkerSession> exiting, String why) {
+		if (exiting.isEmpty()) {
+			return;
+		}
+		synchronized (this) {
+			for (WorkerSession session : exiting) {
+				session.exited = true;
+				session.exitReason = why;
+			}
+		}
+		Mono.delay(EXIT_DRAIN).subscribe(tick -> gone(exiting, why));
 	}
 
 	/** The worker takes no new chunk, and its session ends once it has answered what it holds. */
@@ -317,14 +456,7 @@ final class Dispatcher {
 		List<WorkerSession> ended;
 		synchronized (this) {
 			terminated = true;
-			for (Task task : queue) {
-				if (task.queued) {
-					task.queued = false;
-					dropped.add(task);
-				}
-			}
-			queue.clear();
-			queued = 0;
+			dropped.addAll(drainQueue());
 			ended = new ArrayList<>(sessions.values());
 			for (WorkerSession session : ended) {
 				session.ended = true;
@@ -345,8 +477,8 @@ final class Dispatcher {
 	}
 
 	synchronized long[] counters() {
-		long taking = sessions.values().stream().filter(s -> !s.retiring).count();
-		return new long[] {taking, queued, inFlight, completed, failed, lost};
+		long taking = sessions.values().stream().filter(s -> !s.retiring && !s.exited).count();
+		return new long[] {taking, queued, inFlight, completed, failed, lost, requeued};
 	}
 
 	/** Under the lock: gives chunks to sessions that can take them, idle ones first. */
@@ -362,12 +494,12 @@ final class Dispatcher {
 			}
 			int live = 0;
 			for (WorkerSession s : sessions.values()) {
-				if (!s.retiring && !s.ended) {
+				if (!s.retiring && !s.exited && !s.ended) {
 					live++;
 				}
 			}
-			// A streaming task goes alone, to a worker that holds nothing.
-			int size = head.function.streams ? 1 : ChunkSizer.size(head.function.meanNanos, head.chunkSize, queued, live);
+			// A task that goes alone goes to a worker that holds nothing.
+			int size = head.alone() ? 1 : ChunkSizer.size(head.function.meanNanos, head.chunkSize, queued, live);
 			WorkerSession target = null;
 			for (WorkerSession s : sessions.values()) {
 				if (s.canTake() && s.chunks.isEmpty()) {
@@ -375,7 +507,7 @@ final class Dispatcher {
 					break;
 				}
 			}
-			if (target == null && !head.function.streams && ChunkSizer.mayPrefetch(head.function.meanNanos, size)) {
+			if (target == null && !head.alone() && ChunkSizer.mayPrefetch(head.function.meanNanos, size)) {
 				for (WorkerSession s : sessions.values()) {
 					if (s.canTake()) {
 						target = s;
@@ -393,6 +525,7 @@ final class Dispatcher {
 	/** Under the lock: takes up to {@code size} queued tasks of {@code function} from the head and sends them. */
 	private void send(WorkerSession session, ShippedFunction function, int size) {
 		List<ChunkFrame.Task> tasks = new ArrayList<>(Math.min(size, 64));
+		List<Task> sent = new ArrayList<>(Math.min(size, 64));
 		boolean known = session.functions.get(function.id) != null;
 		// The function's bytes count against the frame when they travel with this chunk.
 		long bytes = known ? 0 : function.bytes.length;
@@ -405,7 +538,7 @@ final class Dispatcher {
 				queue.pollFirst();
 				continue;
 			}
-			if (task.function != function || (!tasks.isEmpty() && bytes + task.size() > chunkBytes)) {
+			if (!tasks.isEmpty() && (task.function != function || task.alone() || bytes + task.size() > chunkBytes)) {
 				break;
 			}
 			queue.pollFirst();
@@ -415,6 +548,7 @@ final class Dispatcher {
 			inFlight++;
 			bytes += task.size();
 			session.pending.put(task);
+			sent.add(task);
 			// Only a first attempt is framed in its argument's own array: an earlier attempt's frame may still be on
 			// its way out of a connection, and a read-only view is copied into a frame of its own.
 			ByteBuffer arg = task.arg;
@@ -423,7 +557,7 @@ final class Dispatcher {
 		if (!known) {
 			session.functions.put(function.id, Boolean.TRUE);
 		}
-		session.chunks.add(new WorkerSession.SentChunk(function, tasks.size()));
+		session.chunks.add(new WorkerSession.SentChunk(function, sent.toArray(new Task[0])));
 		// The pattern matters only to a worker reading the function, so it travels with the function's bytes.
 		session.out.next(known ? new ChunkFrame(function.id, null, List.of(), tasks).encode()
 				: new ChunkFrame(function.id, function.bytes, List.of(function.allow), tasks).encode());

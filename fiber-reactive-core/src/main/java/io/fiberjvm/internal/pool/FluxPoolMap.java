@@ -74,11 +74,13 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 	private final ShippedFunction function;
 	private final String what;
 	private final int chunkSize;
+	private final boolean idempotent;
 	private final boolean ordered;
 	private final LaterAttempts laterAttempts;
 
 	private FluxPoolMap(Publisher<?> source, Scheduler scheduler, PoolCore core, ShippedFunction function, String what,
-			int chunkSize, boolean ordered, LaterAttempts laterAttempts) {
+			int chunkSize, boolean idempotent, boolean ordered, LaterAttempts laterAttempts) {
+		this.idempotent = idempotent;
 		this.source = Flux.from(guarded(source)).subscribeOn(scheduler);
 		this.scheduler = scheduler;
 		this.core = core;
@@ -94,22 +96,23 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 	 *
 	 * @param what the call, as errors name it ({@code map})
 	 * @param chunkSize the caller's chunk size, or 0 to adapt
+	 * @param idempotent whether the function may run again for an element
 	 */
 	static <R> Flux<TaskResult<R>> ordered(Publisher<?> source, PoolCore core, ShippedFunction function, String what, int chunkSize,
-			LaterAttempts laterAttempts) {
-		return of(source, Schedulers.boundedElastic(), core, function, what, chunkSize, true, laterAttempts);
+			boolean idempotent, LaterAttempts laterAttempts) {
+		return of(source, Schedulers.boundedElastic(), core, function, what, chunkSize, idempotent, true, laterAttempts);
 	}
 
 	/** Each element's outcome as it ends, a success each: the first element that fails fails the call at once. */
 	static <R> Flux<TaskResult<R>> unordered(Publisher<?> source, PoolCore core, ShippedFunction function, String what,
-			int chunkSize, LaterAttempts laterAttempts) {
-		return of(source, Schedulers.boundedElastic(), core, function, what, chunkSize, false, laterAttempts);
+			int chunkSize, boolean idempotent, LaterAttempts laterAttempts) {
+		return of(source, Schedulers.boundedElastic(), core, function, what, chunkSize, idempotent, false, laterAttempts);
 	}
 
 	/** The call with its publisher and its loop on workers of {@code scheduler}. */
 	static <R> Flux<TaskResult<R>> of(Publisher<?> source, Scheduler scheduler, PoolCore core, ShippedFunction function,
-			String what, int chunkSize, boolean ordered, LaterAttempts laterAttempts) {
-		return onAssembly(new FluxPoolMap<>(source, scheduler, core, function, what, chunkSize, ordered, laterAttempts));
+			String what, int chunkSize, boolean idempotent, boolean ordered, LaterAttempts laterAttempts) {
+		return onAssembly(new FluxPoolMap<>(source, scheduler, core, function, what, chunkSize, idempotent, ordered, laterAttempts));
 	}
 
 	/** {@code source}, whose {@code subscribe} throwing fails its subscriber instead of escaping to the worker. */
@@ -556,7 +559,7 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 				end(TaskResult.failure(description.index(), carried(e)));
 				return null;
 			}
-			task = new Task(core.nextTaskId(), function, argument, description, 1, chunkSize, this);
+			task = new Task(core.nextTaskId(), function, argument, description, 1, chunkSize, idempotent, this);
 			return task;
 		}
 

@@ -60,7 +60,7 @@ final class PoolCore {
 		this.prefix = "fiber.pool-" + Long.toString(RANDOM.nextLong() >>> 1, 36) + "/";
 		this.lifecycle = new PoolLifecycle(name, this::retireAll);
 		this.codec = new TaskCodec(runtime.values(), runtime.maxFrameSize());
-		this.dispatcher = new Dispatcher(codec.chunkBytes(), codec::complete, this::worked);
+		this.dispatcher = new Dispatcher(codec.chunkBytes(), codec::complete);
 		String sessions = prefix + "work/";
 		this.fleet = new WorkerFleet(runtime, name, size, perProcess, resources,
 				workers -> new PoolWorker(workers.stream().map(worker -> sessions + worker).toList(), initializer, initializerAllow),
@@ -156,11 +156,6 @@ final class PoolCore {
 		return attempt.open(rest.substring(0, slash), elements);
 	}
 
-	/** A worker finished its first chunk. */
-	private void worked(String worker) {
-		fleet.worked(worker);
-	}
-
 	int size() {
 		return fleet.size();
 	}
@@ -183,7 +178,8 @@ final class PoolCore {
 	PoolStats stats() {
 		long[] d = dispatcher.counters();
 		long[] f = fleet.counters();
-		return new PoolStats((int) d[0], fleet.size(), d[1], d[2], d[3], d[4], d[5], retried.get(), f[0], f[1], submitted.get(), f[2]);
+		return new PoolStats((int) d[0], fleet.size(), d[1], d[2], d[3], d[4], d[5], retried.get(), f[0], f[1], submitted.get(), f[2],
+				d[6]);
 	}
 
 	/** Takes no more calls; once those accepted have ended, retires every worker. */

@@ -25,6 +25,7 @@ import io.fiberjvm.pool.FiberPool;
 import io.fiberjvm.pool.PoolStats;
 import io.fiberjvm.pool.TaskResult;
 import io.fiberjvm.pool.WorkerLostException;
+import io.fiberjvm.pool.WorkerStartException;
 
 /** A view of a pool: the shared {@link PoolCore} plus this view's task options. Immutable. */
 final class ProcessPool implements FiberPool {
@@ -140,7 +141,7 @@ final class ProcessPool implements FiberPool {
 		Objects.requireNonNull(fn, "fn");
 		Objects.requireNonNull(items, "items");
 		return this.<Object>calling(what, () -> core.codec.shipStream(fn),
-				shipped -> new StreamingTasks(core, chunkSize, effectiveRetry()).elements(shipped, input(items), what, sequential))
+				shipped -> new StreamingTasks(core, chunkSize, idempotent, effectiveRetry()).elements(shipped, input(items), what, sequential))
 				.map(value -> (R) value)
 				.name("fiber.pool." + what).tag(POOL_TAG, core.name());
 	}
@@ -174,8 +175,8 @@ final class ProcessPool implements FiberPool {
 		return counted(what, function, shipped -> {
 			FluxPoolMap.LaterAttempts later = (argument, description, first) -> retries(attempt(shipped, argument, description,
 					new AtomicInteger(1)), first);
-			return ordered ? FluxPoolMap.<R>ordered(items, core, shipped, what, chunkSize, later)
-					: FluxPoolMap.<R>unordered(items, core, shipped, what, chunkSize, later);
+			return ordered ? FluxPoolMap.<R>ordered(items, core, shipped, what, chunkSize, idempotent, later)
+					: FluxPoolMap.<R>unordered(items, core, shipped, what, chunkSize, idempotent, later);
 		});
 	}
 
@@ -258,7 +259,7 @@ final class ProcessPool implements FiberPool {
 			if (n > 1) {
 				core.retried.incrementAndGet();
 			}
-			Task task = new Task(core.nextTaskId(), shipped, argument, description, n, chunkSize, TaskSink.of(sink));
+			Task task = new Task(core.nextTaskId(), shipped, argument, description, n, chunkSize, idempotent, TaskSink.of(sink));
 			sink.onCancel(() -> core.dispatcher.cancel(task));
 			core.dispatcher.submit(task);
 		});
@@ -277,13 +278,16 @@ final class ProcessPool implements FiberPool {
 		return exhausted.getCause() != null ? exhausted.getCause() : exhausted;
 	}
 
-	/** The view's retry, except that a lost task of a function that is not idempotent is never run again. */
+	/**
+	 * The view's retry, except that a pool whose workers cannot start is not tried again, nor a lost task of a
+	 * function that is not idempotent.
+	 */
 	private Retry effectiveRetry() {
-		if (idempotent) {
-			return retry;
-		}
 		return Retry.from(signals -> retry.generateCompanion(signals.map(signal -> {
-			if (signal.failure() instanceof WorkerLostException lost) {
+			if (signal.failure() instanceof WorkerStartException cannotStart) {
+				throw cannotStart;
+			}
+			if (!idempotent && signal.failure() instanceof WorkerLostException lost) {
 				throw lost;
 			}
 			return signal;

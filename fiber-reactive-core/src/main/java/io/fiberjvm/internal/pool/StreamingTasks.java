@@ -23,9 +23,11 @@ final class StreamingTasks {
 
 	private final PoolCore core;
 	private final int chunkSize;
+	private final boolean idempotent;
 	private final Retry retry;
 
-	StreamingTasks(PoolCore core, int chunkSize, Retry retry) {
+	StreamingTasks(PoolCore core, int chunkSize, boolean idempotent, Retry retry) {
+		this.idempotent = idempotent;
 		this.core = core;
 		this.chunkSize = chunkSize;
 		this.retry = retry;
@@ -59,7 +61,7 @@ final class StreamingTasks {
 					core.retried.incrementAndGet();
 				}
 				StreamAttempt stream = new StreamAttempt(core.codec, out, delivered);
-				Task task = new Task(core.nextTaskId(), shipped, argument, description, n, chunkSize, stream);
+				Task task = new Task(core.nextTaskId(), shipped, argument, description, n, chunkSize, idempotent, stream);
 				stream.named(task);
 				out.onCancel(() -> {
 					core.dispatcher.cancel(task);

@@ -21,6 +21,8 @@ final class Task {
 	final int attempt;
 	/** The caller's chunk size, or 0 to adapt. */
 	final int chunkSize;
+	/** Whether the function may run again for this argument; a task that may not always goes {@link #alone()}. */
+	final boolean idempotent;
 	final TaskSink sink;
 	/** The streaming attempt this task is, or null for a task answered with one value. */
 	final @Nullable StreamAttempt stream;
@@ -33,10 +35,16 @@ final class Task {
 	volatile boolean cancelled;
 	/** The session running it, or null while queued; under the dispatcher's lock. */
 	@Nullable WorkerSession runningOn;
+	/**
+	 * Set when a worker died holding it among other unanswered tasks, so which of them killed it is unknown: it then
+	 * runs {@link #alone()}, to be charged only for a death of its own. Under the dispatcher's lock.
+	 */
+	boolean suspect;
 
 	Task(long id, ShippedFunction function, @Nullable ByteBuffer arg, TaskName description, int attempt,
-			int chunkSize, TaskSink sink) {
+			int chunkSize, boolean idempotent, TaskSink sink) {
 		this.chunkSize = chunkSize;
+		this.idempotent = idempotent;
 		this.id = id;
 		this.function = function;
 		this.arg = arg;
@@ -44,6 +52,16 @@ final class Task {
 		this.attempt = attempt;
 		this.sink = sink;
 		this.stream = sink instanceof StreamAttempt streaming ? streaming : null;
+	}
+
+	/**
+	 * Whether it goes in a chunk of its own to a worker that holds nothing, and that worker takes nothing more while
+	 * it holds it, so that if the worker dies this task is the one it was running: a task that may not run twice, a
+	 * suspect, a retry (whose last attempt may have killed its worker), and a streaming task (whose stream waits for
+	 * its caller, who may be waiting for a task queued behind it).
+	 */
+	boolean alone() {
+		return stream != null || !idempotent || suspect || attempt > 1;
 	}
 
 	int size() {

@@ -12,18 +12,28 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
+import io.fiberjvm.FiberException;
 import io.fiberjvm.FiberProcess;
+import io.fiberjvm.ProcessFailedException;
 import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.backend.RunStatus;
+import io.fiberjvm.config.ConfigKeys;
 import io.fiberjvm.internal.pool.WorkerHost.Slot;
 import io.fiberjvm.pool.PoolClosedException;
+import io.fiberjvm.pool.WorkerStartException;
 import io.fiberjvm.runtime.ProcessTarget;
 import io.fiberjvm.runtime.RuntimeContext;
 
 /**
  * The workers of one pool and the processes hosting them: starts as many as the pool wants (at most a few
- * processes at once), replaces lost ones (after a growing delay when they failed to get going), resizes,
- * and retires them. A worker is a slot in a process; a process hosts one or more and they share its fate.
+ * processes at once), replaces lost ones, resizes, and retires them. A worker is a slot in a process; a process
+ * hosts one or more and they share its fate.
+ *
+ * <p>A process that fails to start (it ends before any of its workers connects, other than killed by a signal, or
+ * does not connect within the start timeout) counts toward a backoff: after consecutive failed starts the next
+ * process starts alone, after a jittered, growing delay, and after {@code worker-start-failures} of them the
+ * dispatcher fails its calls for as long as no worker takes tasks. A worker that connects resets the count. A
+ * process killed while starting is replaced at once: an outside hand, not a broken worker.
  */
 final class WorkerFleet {
 
@@ -47,11 +57,15 @@ final class WorkerFleet {
 	/** Told, outside the lock, when the last worker of a pool that replaces none has ended. */
 	private final Runnable allEnded;
 	private final StartLimit startLimit;
+	/** Failed starts in a row after which a pool with no worker fails its calls. */
+	private final int startFailureLimit;
 
 	// Guarded by this.
 	private final Map<String, Slot> slots = new LinkedHashMap<>();
 	private int wanted;
+	/** Failed starts since a worker last connected, and the last one's error. */
 	private int failures;
+	private @Nullable Throwable lastStartError;
 	private boolean restartScheduled;
 	private long started;
 	private long lost;
@@ -76,6 +90,7 @@ final class WorkerFleet {
 		this.allEnded = allEnded;
 		this.startLimit = new StartLimit(runtime.jobsRunOnThisMachine()
 				? STARTS_PER_CORE * Math.max(1, Runtime.getRuntime().availableProcessors()) : 64);
+		this.startFailureLimit = runtime.config().get(ConfigKeys.WORKER_START_FAILURES);
 	}
 
 	/** Starts the workers the pool wants and does not have: at once, or one process at a time after failed starts. */
@@ -89,10 +104,11 @@ final class WorkerFleet {
 			if (missing <= 0) {
 				return;
 			}
-			if (failures > 0) {
+			Throwable lastFailure = lastStartError;
+			if (failures > 0 && lastFailure != null) {
 				if (!restartScheduled) {
 					restartScheduled = true;
-					Mono.delay(backoff.delay(failures)).subscribe(tick -> restartOne());
+					backoff.after(failures, lastFailure).subscribe(tick -> restartOne());
 				}
 				return;
 			}
@@ -156,10 +172,15 @@ final class WorkerFleet {
 		List<String> workers = host.slots.stream().map(slot -> slot.name).toList();
 		runtime.startReusable(workerTarget.apply(workers), host.name, resources).subscribe(process -> {
 			started(host, process);
-			Mono.firstWithSignal(process.onRunning(), process.onExit().then()).subscribe(null, error -> startEnded(), this::startEnded);
+			Mono.firstWithSignal(process.onRunning(), process.onExit().then()).subscribe(null, error -> {
+				synchronized (this) {
+					host.startError = error;
+				}
+				startEnded();
+			}, this::startEnded);
 		}, error -> {
 			try {
-				ended(host, "it could not start: " + error.getMessage(), error);
+				ended(host, "it could not start: " + error.getMessage(), error, -1);
 			}
 			finally {
 				startEnded();
@@ -170,7 +191,7 @@ final class WorkerFleet {
 	/** A process is running (or gave up starting): the next waiting one may start; those no longer wanted end. */
 	private void startEnded() {
 		StartLimit.Turn turn = startLimit.ended(host -> !unwanted(host));
-		turn.unwanted().forEach(host -> ended(host, "it was retired before it started", null));
+		turn.unwanted().forEach(host -> ended(host, "it was retired before it started", null, -1));
 		if (turn.next() != null) {
 			launch(turn.next());
 		}
@@ -185,8 +206,8 @@ final class WorkerFleet {
 		}
 		// join() completes empty on exit code 0 and fails with the remote error otherwise.
 		process.onExit().subscribe(code -> process.join().subscribe(null,
-				error -> ended(host, "it exited with code " + code, error),
-				() -> ended(host, "it exited with code " + code, null)));
+				error -> ended(host, "it exited with code " + code, error, code),
+				() -> ended(host, "it exited with code " + code, null, code)));
 	}
 
 	/** Whether none of the process's workers is wanted any more, or the pool was terminated. */
@@ -194,11 +215,18 @@ final class WorkerFleet {
 		return host.retiring() || lifecycle.isTerminated();
 	}
 
-	/** The process is gone, or never started: so are its workers, whose tasks are lost; replacements start. */
-	private void ended(WorkerHost host, String why, @Nullable Throwable error) {
+	/**
+	 * The process is gone, or never started: so are its workers, whose tasks are lost once their sessions have
+	 * delivered what they sent; replacements start.
+	 *
+	 * @param exitCode the process's exit code, over 128 when a signal killed it; -1 when it has none
+	 */
+	private void ended(WorkerHost host, String why, @Nullable Throwable error, int exitCode) {
 		List<Slot> gone = new ArrayList<>();
 		List<Slot> lostHere = new ArrayList<>();
 		boolean last;
+		boolean startFailed;
+		@Nullable WorkerStartException giveUp = null;
 		synchronized (this) {
 			boolean replacing = lifecycle.replacesWorkers();
 			for (Slot slot : host.slots) {
@@ -214,30 +242,54 @@ final class WorkerFleet {
 			}
 			lost += lostHere.size();
 			toReplace += lostHere.size();
-			// A process none of whose workers took a task failed to get going: once toward the backoff.
-			if (!lostHere.isEmpty() && lostHere.stream().noneMatch(s -> s.worked)) {
+			startFailed = !lostHere.isEmpty() && host.starting() && !killedFromOutside(host, exitCode);
+			if (startFailed) {
 				failures++;
+				Throwable startError = host.startError;
+				lastStartError = startError instanceof ProcessFailedException timedOut && timedOut.exitCode() == -1 ? timedOut
+						: error != null ? error : new FiberException("worker process " + host.name + " ended before it connected: " + why);
+				if (failures >= startFailureLimit) {
+					giveUp = new WorkerStartException(pool, failures, lastStartError);
+				}
 			}
 			last = !replacing && slots.isEmpty();
 		}
 		if (!lostHere.isEmpty()) {
-			report(host, lostHere, why, error);
+			report(host, lostHere, why, error, startFailed);
 		}
-		dispatcher.gone(dispatcher.sessions(gone.stream().map(slot -> slot.name).toList()), why);
+		if (giveUp != null) {
+			dispatcher.cannotStart(giveUp);
+		}
+		dispatcher.exited(dispatcher.sessions(gone.stream().map(slot -> slot.name).toList()), why);
 		ensureWorkers();
 		if (last) {
 			allEnded.run();
 		}
 	}
 
-	private void report(WorkerHost host, List<Slot> lostHere, String why, @Nullable Throwable error) {
+	/**
+	 * Under the lock: whether a signal ended the process (exit code 128 + the signal) that it did not get from its own
+	 * start timeout, which reports the start as failed first.
+	 */
+	private static boolean killedFromOutside(WorkerHost host, int exitCode) {
+		return exitCode > 128 && !(host.startError instanceof ProcessFailedException timedOut && timedOut.exitCode() == -1);
+	}
+
+	private void report(WorkerHost host, List<Slot> lostHere, String why, @Nullable Throwable error, boolean startFailed) {
 		String who = host.describe(lostHere);
-		if (lostHere.stream().anyMatch(s -> s.worked)) {
-			log.info("pool {}: {} was lost: {}", pool, who, why);
+		if (startFailed) {
+			int failed;
+			synchronized (this) {
+				failed = failures;
+			}
+			log.warn("pool {}: {} failed to start ({} in a row): {}; next start in at most {}", pool, who, failed,
+					error != null ? error.getMessage() : why, backoff.atMost(failed));
+		}
+		else if (host.starting()) {
+			log.info("pool {}: {} was killed while starting ({}); a replacement starts now", pool, who, why);
 		}
 		else {
-			log.warn("pool {}: {} ended before taking tasks ({}); next start in {}", pool, who,
-					error != null ? error.getMessage() : why, backoff.delay(failures));
+			log.info("pool {}: {} was lost: {}", pool, who, why);
 		}
 	}
 
@@ -251,6 +303,9 @@ final class WorkerFleet {
 			return Admission.RETIRED;
 		}
 		slot.attached = true;
+		// Workers can start: the next replacement needs no delay.
+		failures = 0;
+		lastStartError = null;
 		return Admission.ADMITTED;
 	}
 
@@ -258,15 +313,6 @@ final class WorkerFleet {
 	synchronized boolean isRetired(String worker) {
 		Slot slot = slots.get(worker);
 		return slot == null || slot.retiring;
-	}
-
-	/** A worker finished its first chunk: workers can get going, so replacements need no delay. */
-	synchronized void worked(String worker) {
-		Slot slot = slots.get(worker);
-		if (slot != null) {
-			slot.worked = true;
-		}
-		failures = 0;
 	}
 
 	/**
@@ -369,7 +415,7 @@ final class WorkerFleet {
 
 	/** Ends every process still waiting to start, as none will now. */
 	private void dropWaiting(String why) {
-		startLimit.drain().forEach(host -> ended(host, why, null));
+		startLimit.drain().forEach(host -> ended(host, why, null, -1));
 	}
 
 	private void stop(@Nullable FiberProcess process) {

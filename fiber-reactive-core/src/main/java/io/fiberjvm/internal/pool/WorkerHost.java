@@ -19,8 +19,6 @@ final class WorkerHost {
 		final WorkerHost host;
 		boolean retiring;
 		boolean attached;
-		/** Whether it finished a chunk: a worker that dies before that counts toward the restart backoff. */
-		boolean worked;
 
 		Slot(String name, WorkerHost host) {
 			this.name = name;
@@ -33,6 +31,8 @@ final class WorkerHost {
 	@Nullable FiberProcess process;
 	/** Whether its start was asked for; until then it waits its turn (the start limit). */
 	boolean launched;
+	/** Why it did not come to run its target, as its process said: a start timeout, or an end before connecting. */
+	@Nullable Throwable startError;
 
 	WorkerHost(String name) {
 		this.name = name;

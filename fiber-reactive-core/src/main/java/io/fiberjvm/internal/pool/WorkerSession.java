@@ -2,6 +2,7 @@ package io.fiberjvm.internal.pool;
 
 import java.util.ArrayDeque;
 
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.FluxSink;
 
 /**
@@ -10,8 +11,16 @@ import reactor.core.publisher.FluxSink;
  */
 final class WorkerSession {
 
-	/** A chunk sent and not finished: its function and size, to time the function when it ends. */
-	record SentChunk(ShippedFunction function, int tasks) {
+	/**
+	 * A chunk sent and not finished: its function, to time when it ends, and its tasks in the order they run, to
+	 * know which ones a lost worker was running.
+	 */
+	record SentChunk(ShippedFunction function, Task[] tasks) {
+
+		/** Whether its worker takes nothing more while it holds it. */
+		boolean alone() {
+			return tasks.length == 1 && tasks[0].alone();
+		}
 	}
 
 	final String worker;
@@ -20,8 +29,11 @@ final class WorkerSession {
 	final ArrayDeque<SentChunk> chunks = new ArrayDeque<>();
 	final FunctionCache<Boolean> functions = new FunctionCache<>();
 	boolean retiring;
+	/** Its process has exited: it takes nothing more, and ends once its connection has delivered what it sent. */
+	boolean exited;
+	/** How its process ended, which its lost tasks' errors say; null while it runs. */
+	@Nullable String exitReason;
 	boolean ended;
-	long chunksDone;
 
 	WorkerSession(String worker, FluxSink<byte[]> out) {
 		this.worker = worker;
@@ -29,12 +41,11 @@ final class WorkerSession {
 	}
 
 	/**
-	 * Whether the worker asked for another chunk and holds fewer than two, and none behind a streaming task:
-	 * a stream waits for its caller, who may be waiting for a task queued behind it.
+	 * Whether the worker asked for another chunk and holds fewer than two, and no task that goes alone.
 	 */
 	boolean canTake() {
-		return !retiring && !ended && chunks.size() < 2 && out.requestedFromDownstream() > 0
-				&& (chunks.isEmpty() || !chunks.peekFirst().function().streams);
+		return !retiring && !exited && !ended && chunks.size() < 2 && out.requestedFromDownstream() > 0
+				&& (chunks.isEmpty() || !chunks.peekFirst().alone() && !chunks.peekLast().alone());
 	}
 
 	@Override

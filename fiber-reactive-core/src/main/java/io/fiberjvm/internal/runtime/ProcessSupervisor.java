@@ -222,8 +222,9 @@ final class ProcessSupervisor implements FiberProcess {
 			OutcomeFrame reported = outcome;
 			if (reported != null && reported.error() != null) {
 				RemoteException remote = RemoteException.decode(reported.error());
-				return Mono.error(new ProcessFailedException(processName, code, "process '" + processName + "' (job " + jobId
-						+ ") failed with exit code " + code + ": " + remote.getMessage(), remote));
+				return logTail().flatMap(tail -> Mono.error(new ProcessFailedException(processName, code, "process '" + processName
+						+ "' (job " + jobId + ") failed with exit code " + code + ": " + remote.getMessage() + "; its output ends with:\n"
+						+ tail, remote)));
 			}
 			return logTail().flatMap(tail -> Mono.error(new ProcessFailedException(processName, code, "process '" + processName
 					+ "' (job " + jobId + ") exited with code " + code + "; its output ends with:\n" + tail, null)));

@@ -1,7 +1,5 @@
 package io.fiberjvm.internal.pool;
 
-import java.time.Duration;
-
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,16 +36,5 @@ class ChunkSizerTest {
 	@Test
 	void aFixedChunkSizeWins() {
 		assertThat(ChunkSizer.size(-1, 10, 3, 4)).isEqualTo(10);
-	}
-
-	@Test
-	void restartsBackOffFromMinDoublingToMax() {
-		RestartBackoff backoff = new RestartBackoff(Duration.ofMillis(200), Duration.ofSeconds(1));
-		assertThat(backoff.delay(0)).isZero();
-		assertThat(backoff.delay(1)).isEqualTo(Duration.ofMillis(200));
-		assertThat(backoff.delay(2)).isEqualTo(Duration.ofMillis(400));
-		assertThat(backoff.delay(3)).isEqualTo(Duration.ofMillis(800));
-		assertThat(backoff.delay(4)).isEqualTo(Duration.ofSeconds(1));
-		assertThat(backoff.delay(1000)).isEqualTo(Duration.ofSeconds(1));
 	}
 }

@@ -1,5 +1,6 @@
 package io.fiberjvm.internal.pool;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -10,6 +11,7 @@ import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.FluxSink;
 import reactor.core.publisher.Mono;
+import reactor.test.scheduler.VirtualTimeScheduler;
 
 import io.fiberjvm.FiberFunction;
 import io.fiberjvm.codec.ShippedValues;
@@ -18,13 +20,13 @@ import io.fiberjvm.internal.frames.ChunkFrame;
 import io.fiberjvm.internal.frames.ResultsFrame;
 import io.fiberjvm.pool.PoolClosedException;
 import io.fiberjvm.pool.WorkerLostException;
+import io.fiberjvm.pool.WorkerStartException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The dispatcher's scheduling and pending table, with sessions that are plain Reactor subscribers. */
 class DispatcherTest {
 
-	private final List<String> working = new CopyOnWriteArrayList<>();
 	private final Dispatcher dispatcher = new Dispatcher(1 << 19, (task, outcome) -> {
 		if (outcome.error() != null) {
 			task.sink.error(outcome.error());
@@ -32,7 +34,7 @@ class DispatcherTest {
 		else {
 			task.sink.success(outcome.answer().id());
 		}
-	}, working::add);
+	});
 	private final ShippedFunction function = new ShippedFunction((FiberFunction<Integer, Integer>) x -> x, FiberFunction.class,
 			new ShippedValues(List.of()));
 
@@ -71,8 +73,17 @@ class DispatcherTest {
 	private long ids;
 
 	private Mono<Object> submit(List<Task> into) {
+		return submit(into, true);
+	}
+
+	private Mono<Object> submit(List<Task> into, boolean idempotent) {
+		return submit(into, idempotent, 0);
+	}
+
+	private Mono<Object> submit(List<Task> into, boolean idempotent, int chunkSize) {
 		return Mono.create(sink -> {
-			Task task = new Task(++ids, function, java.nio.ByteBuffer.wrap(new byte[] {1}), new TaskName("map", ids, function), 1, 0, TaskSink.of(sink));
+			Task task = new Task(++ids, function, java.nio.ByteBuffer.wrap(new byte[] {1}), new TaskName("map", ids, function), 1, chunkSize,
+					idempotent, TaskSink.of(sink));
 			into.add(task);
 			sink.onCancel(() -> dispatcher.cancel(task));
 			dispatcher.submit(task);
@@ -93,10 +104,8 @@ class DispatcherTest {
 		assertThat(a.chunks.get(0).function()).as("first chunk carries the function").isNotNull();
 		assertThat(dispatcher.counters()[1]).as("queued").isEqualTo(2);
 
-		assertThat(working).isEmpty();
 		a.answer(a.chunks.get(0));
 		assertThat(results).containsExactly(1L);
-		assertThat(working).as("told once, at the first chunk").containsExactly("a");
 		// Now the duration is known (1 µs a task), so a short chunk may wait behind another: the two
 		// queued tasks go one each (a fair share: 2 queued / 2 workers), to idle a and to busy b, and
 		// a does not get the function's bytes again.
@@ -117,9 +126,11 @@ class DispatcherTest {
 		java.nio.ByteBuffer arg = ChunkFrame.argument(new ShippedValues(List.of()), new double[10_000], "weights");
 		for (int attempt = 1; attempt <= 2; attempt++) {
 			int n = attempt;
-			Mono.create(sink -> dispatcher.submit(new Task(++ids, function, arg, new TaskName("map", ids, function), n, 0,
+			Mono.create(sink -> dispatcher.submit(new Task(++ids, function, arg, new TaskName("map", ids, function), n, 0, true,
 					TaskSink.of(sink)))).subscribe();
 		}
+		assertThat(a.frames).as("a retry goes alone, to a worker holding nothing").hasSize(2);
+		a.answer(a.chunks.get(1));
 		assertThat(a.frames).hasSize(3);
 		assertThat(a.frames.get(1)).as("the first attempt's frame is its argument's array").isSameAs(arg.array());
 		assertThat(a.frames.get(2)).as("a retry's is a copy").isNotSameAs(arg.array());
@@ -170,7 +181,7 @@ class DispatcherTest {
 		List<Task> tasks = new ArrayList<>();
 		submit(tasks).subscribe();
 		submit(tasks).subscribe();
-		Task retry = new Task(99, function, null, new TaskName("map", 0, function), 2, 0, null);
+		Task retry = new Task(99, function, null, new TaskName("map", 0, function), 2, 0, true, null);
 		dispatcher.submit(retry);
 		a.answer(a.chunks.get(0));
 		assertThat(a.chunks.get(1).tasks().get(0).id()).isEqualTo(99);
@@ -189,5 +200,144 @@ class DispatcherTest {
 		submit(tasks).subscribe(v -> { }, errors::add);
 		assertThat(errors).hasSize(3);
 		assertThat(a.isDisposed()).isTrue();
+	}
+	@Test
+	void aWorkerLostHoldingSeveralTasksIsChargedWithNoneAndEachRunsAloneUntilOneKillsItsWorkerAlone() {
+		FakeWorker a = new FakeWorker("a");
+		List<Task> tasks = new ArrayList<>();
+		submit(tasks).subscribe();
+		// Once the function's duration is known, a short chunk may wait behind another.
+		a.answer(a.chunks.get(0));
+		List<Object> results = new CopyOnWriteArrayList<>();
+		List<Throwable> errors = new CopyOnWriteArrayList<>();
+		submit(tasks).subscribe(results::add, errors::add);
+		submit(tasks).subscribe(results::add, errors::add);
+		assertThat(a.chunks).as("one running, one prefetched").hasSize(3);
+
+		// Its answer to task 2 may have died with it, unsent, and task 3 may have been what killed it.
+		dispatcher.lost(a.session, "it was killed");
+		assertThat(errors).as("nobody is charged when the killer is not known").isEmpty();
+		assertThat(dispatcher.counters()[1]).as("queued again").isEqualTo(2);
+		assertThat(dispatcher.counters()[6]).as("requeued").isEqualTo(2);
+
+		FakeWorker b = new FakeWorker("b");
+		assertThat(b.chunks).as("a suspect goes alone, and nothing is prefetched behind it").singleElement()
+				.satisfies(chunk -> assertThat(chunk.tasks()).extracting(ChunkFrame.Task::id).containsExactly(2L));
+		dispatcher.lost(b.session, "it was killed");
+		assertThat(errors).as("alone, its worker's death is its own").singleElement().isInstanceOfSatisfying(WorkerLostException.class,
+				e -> assertThat(e.task()).startsWith("element 2 of map("));
+		assertThat(dispatcher.counters()[5]).as("attempts charged").isEqualTo(1);
+
+		FakeWorker c = new FakeWorker("c");
+		assertThat(c.chunks).singleElement().satisfies(chunk -> assertThat(chunk.tasks()).extracting(ChunkFrame.Task::id).containsExactly(3L));
+		c.answer(c.chunks.get(0));
+		assertThat(results).containsExactly(3L);
+		assertThat(tasks).extracting(task -> task.attempt).as("no attempt used but the charged one's").containsOnly(1);
+	}
+
+	@Test
+	void theTasksOfALostWorkersChunkThatWereAnsweredStayAnsweredAndTheRestRunAloneInTurn() {
+		List<Task> tasks = new ArrayList<>();
+		List<Object> results = new CopyOnWriteArrayList<>();
+		List<Throwable> errors = new CopyOnWriteArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			submit(tasks, true, 3).subscribe(results::add, errors::add);
+		}
+		FakeWorker a = new FakeWorker("a");
+		assertThat(a.chunks).singleElement().satisfies(chunk -> assertThat(chunk.tasks()).hasSize(3));
+		dispatcher.results(a.session, ResultsFrame.decode(new ResultsFrame(false, 0, List.of(Answer.of(1, new byte[0]))).encode()));
+		dispatcher.lost(a.session, "it was killed");
+		assertThat(errors).isEmpty();
+		assertThat(results).containsExactly(1L);
+
+		FakeWorker b = new FakeWorker("b");
+		assertThat(b.chunks).singleElement().satisfies(chunk -> assertThat(chunk.tasks()).extracting(ChunkFrame.Task::id).containsExactly(2L));
+		b.answer(b.chunks.get(0));
+		assertThat(b.chunks).hasSize(2);
+		assertThat(b.chunks.get(1).tasks()).extracting(ChunkFrame.Task::id).containsExactly(3L);
+		b.answer(b.chunks.get(1));
+		assertThat(results).containsExactly(1L, 2L, 3L);
+		assertThat(errors).isEmpty();
+	}
+
+	@Test
+	void aTaskThatMayNotRunTwiceGoesAloneToAnIdleWorkerThatThenTakesNothingElse() {
+		FakeWorker a = new FakeWorker("a");
+		List<Task> tasks = new ArrayList<>();
+		submit(tasks).subscribe();
+		a.answer(a.chunks.get(0));
+		List<Throwable> errors = new CopyOnWriteArrayList<>();
+		submit(tasks, false, 8).subscribe(v -> { }, errors::add);
+		submit(tasks, false, 8).subscribe(v -> { }, errors::add);
+		submit(tasks, true, 8).subscribe(v -> { }, errors::add);
+		assertThat(a.chunks).as("the first alone, nothing prefetched behind it").hasSize(2);
+		assertThat(a.chunks.get(1).tasks()).extracting(ChunkFrame.Task::id).containsExactly(2L);
+		assertThat(dispatcher.counters()[1]).isEqualTo(2);
+
+		dispatcher.lost(a.session, "it was killed");
+		assertThat(errors).singleElement().isInstanceOfSatisfying(WorkerLostException.class,
+				e -> assertThat(e.task()).startsWith("element 2 of map("));
+		assertThat(dispatcher.counters()[1]).as("the others wait, uncharged").isEqualTo(2);
+	}
+
+	@Test
+	void whileWorkersCannotStartAndNoneTakesTasksCallsFailWithWhy() {
+		List<Task> tasks = new ArrayList<>();
+		List<Throwable> errors = new CopyOnWriteArrayList<>();
+		submit(tasks).subscribe(v -> { }, errors::add);
+		WorkerStartException why = new WorkerStartException("p", 3, new IllegalStateException("no main class"));
+		dispatcher.cannotStart(why);
+		assertThat(errors).containsExactly(why);
+		submit(tasks).subscribe(v -> { }, errors::add);
+		assertThat(errors).as("a new call fails at once").containsExactly(why, why);
+		assertThat(dispatcher.counters()[1]).isZero();
+
+		FakeWorker a = new FakeWorker("a");
+		List<Object> results = new CopyOnWriteArrayList<>();
+		submit(tasks).subscribe(results::add, errors::add);
+		submit(tasks).subscribe(results::add, errors::add);
+		a.answer(a.chunks.get(0));
+		assertThat(results).as("a worker started: calls run again").containsExactly(3L);
+
+		// A failing start while a worker takes tasks fails nothing; it does once that worker is gone.
+		dispatcher.cannotStart(why);
+		submit(tasks).subscribe(results::add, errors::add);
+		assertThat(a.chunks).as("task 4 running, task 5 prefetched").hasSize(3);
+		assertThat(errors).hasSize(2);
+		dispatcher.lost(a.session, "it was killed");
+		assertThat(errors).as("what went back to the queue, with no worker left").containsExactly(why, why, why, why);
+		assertThat(dispatcher.counters()[1]).isZero();
+	}
+
+	@Test
+	void aSessionWhoseProcessExitedTakesNothingMoreAndKeepsWhatItsConnectionStillDelivers() {
+		VirtualTimeScheduler time = VirtualTimeScheduler.getOrSet();
+		try {
+			FakeWorker a = new FakeWorker("a");
+			List<Task> tasks = new ArrayList<>();
+			List<Object> results = new CopyOnWriteArrayList<>();
+			List<Throwable> errors = new CopyOnWriteArrayList<>();
+			submit(tasks).subscribe(results::add, errors::add);
+			ChunkFrame answered = a.chunks.get(0);
+			a.answer(answered);
+			submit(tasks).subscribe(results::add, errors::add);
+			assertThat(a.chunks).hasSize(2);
+			dispatcher.exited(List.of(a.session), "it exited with code 137");
+			submit(tasks).subscribe(results::add, errors::add);
+			assertThat(a.chunks).as("nothing more for a worker whose process exited").hasSize(2);
+			assertThat(dispatcher.counters()[0]).as("taking").isZero();
+
+			time.advanceTimeBy(Dispatcher.EXIT_DRAIN.minusMillis(1));
+			assertThat(errors).isEmpty();
+			time.advanceTimeBy(Duration.ofMillis(1));
+			assertThat(errors).singleElement().isInstanceOfSatisfying(WorkerLostException.class,
+					e -> assertThat(e).hasMessageContaining("element 2 of map(").hasMessageContaining("it exited with code 137"));
+			FakeWorker b = new FakeWorker("b");
+			b.answer(b.chunks.get(0));
+			assertThat(results).containsExactly(1L, 3L);
+		}
+		finally {
+			VirtualTimeScheduler.reset();
+		}
 	}
 }

@@ -41,6 +41,12 @@ final class FakeProcess implements FiberProcess {
 		running.tryEmitEmpty();
 	}
 
+	/** It did not connect back within the start timeout, so it was killed, as a supervisor reports it. */
+	void timeOut() {
+		running.tryEmitError(new ProcessFailedException(name, -1, name + " did not connect back within 60s (fiber.start-timeout); it was killed", null));
+		exit(137);
+	}
+
 	/** It ends with {@code code}. */
 	void exit(int code) {
 		ended = true;

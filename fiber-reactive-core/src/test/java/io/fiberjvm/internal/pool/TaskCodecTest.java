@@ -157,19 +157,19 @@ class TaskCodecTest {
 		double[] weights = new double[300_000];
 
 		java.nio.ByteBuffer retried = roomy.argument(weights, name);
-		completeOn(roomy, new Task(1, shipped, retried, name, 2, 0, ANSWERED), answered);
+		completeOn(roomy, new Task(1, shipped, retried, name, 2, 0, true, ANSWERED), answered);
 		java.nio.ByteBuffer failing = roomy.argument(weights, name);
-		completeOn(roomy, new Task(2, shipped, failing, name, 1, 0, ANSWERED), failed);
+		completeOn(roomy, new Task(2, shipped, failing, name, 1, 0, true, ANSWERED), failed);
 		java.nio.ByteBuffer fresh = roomy.argument(weights, name);
 		assertThat(fresh.array()).as("a second attempt's or a failed task's argument may be sent again")
 				.isNotSameAs(retried.array()).isNotSameAs(failing.array());
 
 		Answer unreadable = Answer.of(1, new byte[] {99});
-		completeOn(roomy, new Task(3, shipped, fresh, name, 1, 0, ANSWERED), unreadable);
+		completeOn(roomy, new Task(3, shipped, fresh, name, 1, 0, true, ANSWERED), unreadable);
 		assertThat(roomy.argument(weights, name).array()).as("a result that cannot be read may be retried")
 				.isNotSameAs(fresh.array());
 
-		completeOn(roomy, new Task(4, shipped, fresh, name, 1, 0, ANSWERED), answered);
+		completeOn(roomy, new Task(4, shipped, fresh, name, 1, 0, true, ANSWERED), answered);
 		assertThat(roomy.argument(weights, name).array()).as("answered on its only attempt: nothing reads it again")
 				.isSameAs(fresh.array());
 	}
@@ -189,6 +189,6 @@ class TaskCodecTest {
 	}
 
 	private Mono<Object> complete(ShippedFunction shipped, TaskName name, Dispatcher.Outcome outcome) {
-		return Mono.create(sink -> pool.complete(new Task(1, shipped, null, name, 1, 0, TaskSink.of(sink)), outcome));
+		return Mono.create(sink -> pool.complete(new Task(1, shipped, null, name, 1, 0, true, TaskSink.of(sink)), outcome));
 	}
 }

@@ -31,7 +31,7 @@ class TaskTableTest {
 	};
 
 	private static Task task(long id) {
-		return new Task(id, FUNCTION, null, new TaskName("map", id, FUNCTION), 1, 0, NO_SINK);
+		return new Task(id, FUNCTION, null, new TaskName("map", id, FUNCTION), 1, 0, true, NO_SINK);
 	}
 
 	@Test

@@ -8,17 +8,23 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import reactor.test.scheduler.VirtualTimeScheduler;
 
+import io.fiberjvm.FiberFunction;
+import io.fiberjvm.ProcessFailedException;
 import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.backend.RunStatus;
+import io.fiberjvm.codec.ShippedValues;
+import io.fiberjvm.pool.WorkerStartException;
 import io.fiberjvm.runtime.InProcessRuntime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A pool's fleet of workers against processes the test runs by hand: how many start at once, which are
- * replaced and when, which a resize retires, and when the fleet has ended.
+ * replaced and when, when failed starts fail the pool's calls, which a resize retires, and when the fleet has ended.
  */
 class WorkerFleetTest {
 
@@ -29,7 +35,7 @@ class WorkerFleetTest {
 	private final AtomicInteger retirements = new AtomicInteger();
 	private final AtomicInteger allEnded = new AtomicInteger();
 	private final PoolLifecycle lifecycle = new PoolLifecycle("p", retirements::incrementAndGet);
-	private final Dispatcher dispatcher = new Dispatcher(1 << 19, (task, outcome) -> { }, worker -> { });
+	private final Dispatcher dispatcher = new Dispatcher(1 << 19, (task, outcome) -> { });
 
 	private WorkerFleet fleet(int size, int perProcess, RestartBackoff backoff) {
 		return new WorkerFleet(runtime, "p", size, perProcess, ResourceSpec.NONE,
@@ -57,38 +63,80 @@ class WorkerFleetTest {
 	}
 
 	@Test
-	void aWorkerThatWorkedIsReplacedAtOnceAndOnesThatNeverGotGoingAfterAGrowingDelay() {
+	void aWorkerThatConnectedIsReplacedAtOnceAndOnesThatFailedToStartAfterAGrowingJitteredDelay() {
 		VirtualTimeScheduler time = VirtualTimeScheduler.getOrSet();
 		try {
 			WorkerFleet fleet = fleet(1, 1, new RestartBackoff(Duration.ofSeconds(1), Duration.ofSeconds(3)));
 			fleet.ensureWorkers();
 			assertThat(fleet.admit("p-w1")).isEqualTo(Admission.ADMITTED);
-			fleet.worked("p-w1");
 			processes.get("p-w1").exit(137);
 			assertThat(startOrder).as("replaced at once").containsExactly("p-w1", "p-w2");
 			assertThat(fleet.counters()).as("started, lost, replaced").containsExactly(2L, 1L, 1L);
 
 			processes.get("p-w2").exit(1);
 			time.advanceTimeBy(Duration.ofMillis(999));
-			assertThat(startOrder).as("one that never took a task is replaced after the backoff").hasSize(2);
-			time.advanceTimeBy(Duration.ofMillis(1));
+			assertThat(startOrder).as("one that failed to start is replaced after the backoff, 1 s to 1.5 s").hasSize(2);
+			time.advanceTimeBy(Duration.ofMillis(501));
 			assertThat(startOrder).containsExactly("p-w1", "p-w2", "p-w3");
-			processes.get("p-w3").exit(1);
-			time.advanceTimeBy(Duration.ofMillis(1999));
-			assertThat(startOrder).as("the delay doubles").hasSize(3);
-			time.advanceTimeBy(Duration.ofMillis(1));
+			processes.get("p-w3").timeOut();
+			time.advanceTimeBy(Duration.ofMillis(999));
+			assertThat(startOrder).as("a start that timed out failed too: 2 s, give or take 1 s").hasSize(3);
+			time.advanceTimeBy(Duration.ofMillis(2001));
 			assertThat(startOrder).hasSize(4);
-			processes.get("p-w4").exit(1);
-			time.advanceTimeBy(Duration.ofMillis(2999));
-			assertThat(startOrder).as("up to its most").hasSize(4);
-			time.advanceTimeBy(Duration.ofMillis(1));
+			// One that connects resets it: the next loss is replaced at once.
+			fleet.admit("p-w4");
+			processes.get("p-w4").exit(137);
 			assertThat(startOrder).hasSize(5);
-			// One that works resets it: the next loss is replaced at once.
-			fleet.admit("p-w5");
-			fleet.worked("p-w5");
-			processes.get("p-w5").exit(137);
-			assertThat(startOrder).hasSize(6);
-			assertThat(fleet.counters()).containsExactly(6L, 5L, 5L);
+			assertThat(fleet.counters()).containsExactly(5L, 4L, 4L);
+		}
+		finally {
+			VirtualTimeScheduler.reset();
+		}
+	}
+
+	@Test
+	void aProcessKilledWhileStartingIsReplacedAtOnceAsOftenAsItHappens() {
+		WorkerFleet fleet = fleet(2, 1, new RestartBackoff(Duration.ofSeconds(10), Duration.ofSeconds(10)));
+		fleet.ensureWorkers();
+		for (int i = 0; i < 20; i++) {
+			String starting = startOrder.get(startOrder.size() - 1);
+			processes.get(starting).exit(i % 2 == 0 ? 137 : 143);
+			assertThat(startOrder).as("an outside hand's kill is not a broken worker").hasSize(3 + i);
+		}
+		List<Throwable> errors = new CopyOnWriteArrayList<>();
+		submitTo(dispatcher).subscribe(v -> { }, errors::add);
+		assertThat(errors).as("nor a reason to fail calls").isEmpty();
+	}
+
+	@Test
+	void afterEnoughFailedStartsInARowAPoolWithNoWorkerFailsItsCallsWithTheLastStartsErrorUntilOneConnects() {
+		VirtualTimeScheduler time = VirtualTimeScheduler.getOrSet();
+		try {
+			WorkerFleet fleet = fleet(1, 1, new RestartBackoff(Duration.ofMillis(100), Duration.ofMillis(100)));
+			List<Throwable> errors = new CopyOnWriteArrayList<>();
+			submitTo(dispatcher).subscribe(v -> { }, errors::add);
+			fleet.ensureWorkers();
+			processes.get("p-w1").exit(1);
+			time.advanceTimeBy(Duration.ofMillis(200));
+			processes.get("p-w2").exit(1);
+			time.advanceTimeBy(Duration.ofMillis(200));
+			assertThat(errors).as("two failures are not yet the default three").isEmpty();
+			processes.get("p-w3").exit(3);
+			assertThat(errors).singleElement().isInstanceOfSatisfying(WorkerStartException.class, e -> {
+				assertThat(e.failures()).isEqualTo(3);
+				assertThat(e.pool()).isEqualTo("p");
+				assertThat(e).hasMessageContaining("p-w3 exited with code 3").hasCauseInstanceOf(ProcessFailedException.class);
+			});
+			submitTo(dispatcher).subscribe(v -> { }, errors::add);
+			assertThat(errors).as("a new call fails at once").hasSize(2);
+
+			time.advanceTimeBy(Duration.ofMillis(200));
+			assertThat(startOrder).as("it goes on trying").hasSize(4);
+			processes.get("p-w4").run();
+			assertThat(fleet.admit("p-w4")).isEqualTo(Admission.ADMITTED);
+			openSession("p-w4");
+			submitTo(dispatcher).subscribe(v -> { }, errors::add);
+			assertThat(errors).as("a worker connected: calls wait for it again").hasSize(2);
 		}
 		finally {
 			VirtualTimeScheduler.reset();
@@ -126,7 +174,6 @@ class WorkerFleetTest {
 		processes.values().forEach(FakeProcess::run);
 		for (String worker : List.of("p-w1", "p-w2", "p-w3", "p-w4")) {
 			assertThat(fleet.admit(worker)).isEqualTo(Admission.ADMITTED);
-			fleet.worked(worker);
 		}
 		assertThat(fleet.processes()).hasSize(2);
 		processes.get("p-p1").exit(137);
@@ -160,6 +207,22 @@ class WorkerFleetTest {
 		assertThat(startOrder).as("the waiting one never starts").hasSize(startLimit());
 		assertThat(allEnded).hasValue(1);
 		assertThat(fleet.states()).isEmpty();
+	}
+
+	/** A task of a function that is never run, submitted to {@code dispatcher}. */
+	private static Mono<Object> submitTo(Dispatcher dispatcher) {
+		ShippedFunction function = new ShippedFunction((FiberFunction<Integer, Integer>) x -> x, FiberFunction.class,
+				new ShippedValues(List.of()));
+		return Mono.create(sink -> dispatcher.submit(new Task(1, function, null, new TaskName("map", 1, function), 1, 0, true,
+				TaskSink.of(sink))));
+	}
+
+	/** A session of {@code worker} with the dispatcher, asking for chunks it never answers. */
+	private void openSession(String worker) {
+		Flux.<byte[]>create(sink -> {
+			dispatcher.open(worker, sink);
+			sink.onRequest(n -> dispatcher.credit());
+		}).subscribe();
 	}
 
 	private static int startLimit() {
