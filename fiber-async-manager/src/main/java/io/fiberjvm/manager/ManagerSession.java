@@ -77,6 +77,8 @@ final class ManagerSession implements AsyncManager {
 	private final Sinks.Empty<Void> closed = Sinks.empty();
 	private @Nullable FluxSink<byte[]> out;
 	private @Nullable String lost;
+	/** The error the manager's process ended with, when that is how it was lost. */
+	private volatile @Nullable Throwable lostCause;
 	private volatile @Nullable FiberProcess process;
 	private volatile @Nullable Disposable served;
 	private final RuntimeContext runtime;
@@ -128,10 +130,14 @@ final class ManagerSession implements AsyncManager {
 
 	void started(FiberProcess process) {
 		this.process = process;
-		process.onExit().subscribe(code -> {
+		// join() fails with the process's error: what kept it from starting, or what it said as it ended.
+		process.onExit().subscribe(code -> process.join().subscribe(null, error -> {
+			lost("its process exited with code " + code, error);
+			closed.tryEmitEmpty();
+		}, () -> {
 			lost("its process exited with code " + code);
 			closed.tryEmitEmpty();
-		});
+		}));
 	}
 
 	/** Completes when the manager's session is open and it takes calls. */
@@ -205,7 +211,7 @@ final class ManagerSession implements AsyncManager {
 		byte[] frame = new CallFrame(CallFrame.Mode.CALL_MANY, id, object, method, parameterTypes, encoded).encode();
 		String gone = register(id, new Pending(what, end, System.nanoTime(), Arguments.sole(encoded)), in, frame);
 		if (gone != null) {
-			return Flux.error(new ManagerLostException("manager " + name + " was lost (" + gone + "); cannot run " + what));
+			return Flux.error(new ManagerLostException("manager " + name + " was lost (" + gone + "); cannot run " + what, lostCause));
 		}
 		end.asMono().doFinally(signal -> streams.remove(id)).subscribe(value -> in.complete(), in::fail, in::complete);
 		return in.flux();
@@ -248,7 +254,7 @@ final class ManagerSession implements AsyncManager {
 		byte[] frame = new CallFrame(mode, id, object, name, parameterTypes, encoded).encode();
 		String gone = register(id, new Pending(what, result, System.nanoTime(), Arguments.sole(encoded)), null, frame);
 		if (gone != null) {
-			return Mono.error(new ManagerLostException("manager " + name + " was lost (" + gone + "); cannot run " + what));
+			return Mono.error(new ManagerLostException("manager " + name + " was lost (" + gone + "); cannot run " + what, lostCause));
 		}
 		return result.asMono();
 	}
@@ -330,24 +336,31 @@ final class ManagerSession implements AsyncManager {
 
 	/** The manager is gone: every pending call fails, and so does every later one. */
 	void lost(String why) {
+		lost(why, null);
+	}
+
+	/** As {@link #lost(String)}, the calls failing with {@code cause} as their error's cause. */
+	void lost(String why, @Nullable Throwable cause) {
 		synchronized (this) {
 			if (lost != null) {
 				return;
 			}
 			lost = why;
+			lostCause = cause;
 		}
 		Disposable route = served;
 		if (route != null) {
 			route.dispose();
 		}
-		ManagerLostException notStarted = new ManagerLostException("manager " + name + " was lost (" + why + ") before it took calls");
+		ManagerLostException notStarted = new ManagerLostException("manager " + name + " was lost (" + why + ") before it took calls",
+				cause);
 		attached.tryEmitError(notStarted);
 		for (Long id : new ArrayList<>(pending.keySet())) {
 			Pending call = pending.remove(id);
 			if (call != null) {
 				answered(call, true);
 				call.result().tryEmitError(new ManagerLostException("manager " + name + " was lost (" + why + "); "
-						+ call.what() + " did not complete"));
+						+ call.what() + " did not complete", cause));
 			}
 		}
 		FluxSink<byte[]> sink;

@@ -11,7 +11,9 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
+import io.fiberjvm.Fiber;
 import io.fiberjvm.FiberProcess;
+import io.fiberjvm.ProcessFailedException;
 import io.fiberjvm.RemoteException;
 import io.fiberjvm.manager.AsyncManager;
 import io.fiberjvm.manager.ManagerLostException;
@@ -210,6 +212,22 @@ class AsyncManagerTest extends FiberPerTest {
 				.verify(LONG);
 		StepVerifier.create(counter.add(1)).expectError(ManagerLostException.class).verify(LONG);
 		manager.onClose().block(LONG);
+	}
+
+	@Test
+	void aManagerWhoseJvmCannotStartFailsItsStartWithWhatTheJvmSaid() {
+		Fiber misconfigured = Fiber.builder().set("jvm-options", "-XX:+NoSuchOptionAnywhere").open();
+		try {
+			StepVerifier.create(AsyncManager.on(misconfigured).register(Counter.class, Tally.class).name("unstartable").start())
+					.expectErrorSatisfies(e -> {
+						assertThat(e).isInstanceOf(ManagerLostException.class).hasMessageContaining("unstartable");
+						assertThat(e.getCause()).isInstanceOf(ProcessFailedException.class).hasMessageContaining("NoSuchOptionAnywhere");
+					})
+					.verify(LONG);
+		}
+		finally {
+			misconfigured.close();
+		}
 	}
 
 	@Test

@@ -28,12 +28,20 @@ import io.fiberjvm.FiberProcess;
  * at a time), and never exceeds half an even share of what is queued, so chunks shrink as the queue
  * drains and no worker idles while another holds a backlog.</li>
  * <li><b>Worker loss.</b> A worker that dies (SIGKILL, out of memory, a lost connection, missed
- * keep-alives, the backend reporting it stopped) is detected within the keep-alive timeout; the
- * tasks it held fail with {@link WorkerLostException}, which the pool's {@link #retry(Retry) retry
- * spec} turns into new attempts only when the function is {@link #idempotent(boolean) idempotent}.
- * The default is idempotent with {@code Retry.max(2)} on worker loss only: three attempts in all.
- * A replacement worker starts at once, or with a growing delay after workers that failed to start
- * (a crashing initializer), so nothing spins.</li>
+ * keep-alives, the backend reporting it stopped) is detected within the keep-alive timeout, and
+ * replaced at once. Only the task it was running is charged: when it held one unanswered task, that
+ * task's attempt fails with {@link WorkerLostException}, which the pool's {@link #retry(Retry) retry
+ * spec} turns into a new attempt only when the function is {@link #idempotent(boolean) idempotent}.
+ * When it held several, it may have been running any of them, so none is charged: each is queued
+ * again and runs alone on a worker that takes nothing else meanwhile, and a task that kills its
+ * worker is charged for a death of its own. The default is idempotent with {@code Retry.max(2)} on
+ * worker loss only: three attempts in all.</li>
+ * <li><b>Failed starts.</b> A worker process that ends before connecting (other than killed by a
+ * signal) or does not connect within the start timeout is started again after a jittered delay that
+ * grows from the {@link PoolBuilder#restartBackoff restart backoff}'s least to its most. After
+ * {@code worker-start-failures} failed starts in a row, a pool with no worker fails its waiting and
+ * new calls with {@link WorkerStartException}, carrying the last start's error, until a worker
+ * connects. A process killed while it starts is replaced at once.</li>
  * <li><b>Task errors.</b> A function that throws fails that element with a
  * {@link TaskFailedException} carrying the remote type, message and stack trace; the worker goes on,
  * and the task is retried only when the retry spec's filter accepts that error.</li>
@@ -110,7 +118,8 @@ public interface FiberPool extends AsyncCloseable, Disposable {
 	/**
 	 * A view whose functions are (or are not) idempotent: safe to run again after their worker was
 	 * lost. Tasks of a function that is not fail with {@link WorkerLostException} when lost, whatever
-	 * the retry spec says.
+	 * the retry spec says, and run one at a time on a worker that holds nothing else, so a worker's
+	 * death fails the one task it was running and no task runs twice; very short tasks go slower so.
 	 */
 	FiberPool idempotent(boolean idempotent);
 

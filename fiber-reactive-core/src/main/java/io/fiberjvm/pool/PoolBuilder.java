@@ -28,7 +28,10 @@ public interface PoolBuilder {
 	/** Whole GPUs for each worker JVM. */
 	PoolBuilder gpu(int gpu);
 
-	/** Runs once in each worker JVM before its workers take tasks; a JVM whose initializer throws is replaced, with backoff. */
+	/**
+	 * Runs once in each worker JVM before its workers take tasks; a JVM whose initializer throws failed to start: it is
+	 * replaced, with backoff, and enough of them in a row fail the pool's calls ({@link WorkerStartException}).
+	 */
 	PoolBuilder initializer(FiberRunnable initializer);
 
 	/** Whether functions are safe to run again after their worker was lost; see {@link FiberPool#idempotent(boolean)}. */
@@ -40,7 +43,11 @@ public interface PoolBuilder {
 	/** Tasks per chunk; 0 adapts to task duration. */
 	PoolBuilder chunkSize(int tasks);
 
-	/** The delay before replacing a worker that failed to get going: from {@code min}, doubling up to {@code max}. */
+	/**
+	 * The delay before starting a worker after failed starts (default 200 ms to 10 s): from {@code min}, doubling up
+	 * to {@code max}, each delay jittered by up to half of it (Reactor's {@code RetryBackoffSpec}) and kept within
+	 * the two, so pools failing together do not restart in lockstep.
+	 */
 	PoolBuilder restartBackoff(Duration min, Duration max);
 
 	/**
