@@ -141,6 +141,33 @@ class QueueTest extends FiberPerTest {
 		assertThat(perConsumer).allSatisfy(n -> assertThat(n).isBetween(180, 220));
 	}
 
+	@Test
+	void fourConsumersThatAlwaysWantMoreGetEvenSharesRunAfterRun() {
+		FiberQueue<String> work = fiber.queue(String.class);
+		FiberQueue<Integer> done = fiber.queue(Integer.class);
+		FiberQueue<String> ready = fiber.queue(String.class);
+		for (int c = 0; c < 4; c++) {
+			int ident = c;
+			run("consumer-" + c, () -> {
+				ready.put("consumer-" + ident).block();
+				// As Python Fiber's own balance test: each item taken is answered with who took it.
+				work.receive().concatMap(item -> done.put(ident)).then().block();
+			});
+		}
+		assertThat(ready.receive().take(4).count().block(LONG)).isEqualTo(4);
+		List<int[]> runs = new ArrayList<>();
+		for (int run = 0; run < 5; run++) {
+			var sent = work.send(Flux.range(0, 2400).map(i -> "work")).toFuture();
+			int[] shares = new int[4];
+			done.receive().take(2400).doOnNext(ident -> shares[ident]++).blockLast(LONG);
+			sent.join();
+			runs.add(shares);
+		}
+		work.close();
+		// Within 5% of even, each run.
+		assertThat(runs).allSatisfy(shares -> assertThat(IntStream.of(shares).boxed().toList()).allSatisfy(n -> assertThat(n).isBetween(570, 630)));
+	}
+
 	/** Keeps the thread busy for {@code millis}. */
 	static void busy(long millis) {
 		long end = System.nanoTime() + millis * 1_000_000;

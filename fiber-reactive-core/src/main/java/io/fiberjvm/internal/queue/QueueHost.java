@@ -1,6 +1,7 @@
 package io.fiberjvm.internal.queue;
 
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -27,11 +28,20 @@ import io.fiberjvm.queue.QueueStats;
  * the bytes it said it would hold ({@link #PREFETCH_BYTES} for {@code receive()}). Every change happens under
  * this object's lock, and so does every emission to a session, which keeps each session's batches in order;
  * completions of callers' Monos run after the lock is released.
+ *
+ * <p>Consumers get even shares, not shares by speed: an item goes to the consumer with credit that was handed the
+ * fewest, and to none that was handed {@link #LEAD} more than the least-served consumer still taking items (one
+ * with credit, or holding items and having acknowledged one within {@link #STALL}). So a consumer whose JVM is
+ * slowed for a moment is waited for, and one that stops taking items, or holds them longer than that, is not.
  */
 final class QueueHost implements QueueChannel {
 
 	/** A consumer that acknowledges items as it takes them gets no more while it holds this many bytes of them. */
 	static final long PREFETCH_BYTES = 64L << 20;
+	/** How many items more than the least-served consumer still taking items a consumer may have been handed. */
+	static final int LEAD = 16;
+	/** How long a consumer may hold items without acknowledging one and still hold the others back. */
+	static final Duration STALL = Duration.ofMillis(200);
 
 	private final String id;
 	private final int capacity;
@@ -45,6 +55,8 @@ final class QueueHost implements QueueChannel {
 	private long puts;
 	private long takes;
 	private int nextConsumer;
+	/** Whether a dispatch is due once a consumer that holds the others back may have stalled. */
+	private boolean recheckScheduled;
 	private boolean closed;
 	/** Why the queue was ended with its runtime, or null: then everything on it fails at once, saying so. */
 	private @Nullable String terminated;
@@ -169,6 +181,9 @@ final class QueueHost implements QueueChannel {
 				if (terminated != null) {
 					return Flux.error(closedError());
 				}
+				// A consumer joins level with those taking items, neither owed a backlog nor behind them.
+				long least = leastServed(System.nanoTime(), Long.MAX_VALUE);
+				consumer.served = least == Long.MAX_VALUE ? 0 : least;
 				consumers.add(consumer);
 				completeIfDrained();
 			}
@@ -193,6 +208,9 @@ final class QueueHost implements QueueChannel {
 			}
 			handedOut -= (int) acked;
 			takes += acked;
+			if (acked > 0) {
+				consumer.lastAck = System.nanoTime();
+			}
 			consumer.credit = Operators.addCap(consumer.credit, control.credit());
 			consumer.heldBytes = control.heldBytes();
 			admit(after);
@@ -338,31 +356,75 @@ final class QueueHost implements QueueChannel {
 		dispatch();
 	}
 
-	/** Under the lock: hands waiting items to consumers with credit, one at a time round the consumers, so all get their share. */
+	/**
+	 * Under the lock: hands waiting items to consumers with credit, each to the least served of them, and none to a
+	 * consumer {@link #LEAD} ahead of the least-served consumer still taking items.
+	 */
 	private void dispatch() {
 		if (!waiting.isEmpty() && !consumers.isEmpty()) {
 			Map<Consumer, List<QueueItem>> batches = new IdentityHashMap<>();
-			boolean progress = true;
-			while (progress && !waiting.isEmpty()) {
-				progress = false;
-				int n = consumers.size();
-				for (int i = 0; i < n && !waiting.isEmpty(); i++) {
+			long now = System.nanoTime();
+			int n = consumers.size();
+			boolean heldBack = false;
+			while (!waiting.isEmpty()) {
+				Consumer next = null;
+				for (int i = 0; i < n; i++) {
 					Consumer consumer = consumers.get((nextConsumer + i) % n);
-					if (consumer.credit > 0 && (consumer.handedOut.isEmpty() || consumer.handedBytes < consumer.heldBytes)) {
-						QueueItem item = waiting.poll();
-						consumer.credit--;
-						consumer.handedOut.add(item);
-						consumer.handedBytes += item.size();
-						handedOut++;
-						batches.computeIfAbsent(consumer, c -> new ArrayList<>()).add(item);
-						progress = true;
+					if (consumer.canTake() && (next == null || consumer.served < next.served)) {
+						next = consumer;
 					}
 				}
-				nextConsumer = (nextConsumer + 1) % n;
+				if (next == null) {
+					break;
+				}
+				if (next.served >= leastServed(now, next.served) + LEAD) {
+					heldBack = true;
+					break;
+				}
+				QueueItem item = waiting.poll();
+				if (next.handedOut.isEmpty()) {
+					next.lastAck = now;
+				}
+				next.credit--;
+				next.served++;
+				next.handedOut.add(item);
+				next.handedBytes += item.size();
+				handedOut++;
+				batches.computeIfAbsent(next, c -> new ArrayList<>()).add(item);
 			}
+			// Ties go round the consumers.
+			nextConsumer = (nextConsumer + 1) % n;
 			batches.forEach((consumer, batch) -> consumer.batches.tryEmitNext(Collections.unmodifiableList(batch)));
+			if (heldBack && !recheckScheduled) {
+				recheckScheduled = true;
+				Mono.delay(STALL).subscribe(tick -> recheck());
+			}
 		}
 		completeIfDrained();
+	}
+
+	/**
+	 * Under the lock: the fewest items handed to a consumer still taking items (one with credit, or holding items
+	 * and having acknowledged one within {@link #STALL}), or {@code otherwise} when none is.
+	 */
+	private long leastServed(long now, long otherwise) {
+		long least = otherwise;
+		for (Consumer consumer : consumers) {
+			if (consumer.canTake() || !consumer.handedOut.isEmpty() && now - consumer.lastAck < STALL.toNanos()) {
+				least = Math.min(least, consumer.served);
+			}
+		}
+		return least;
+	}
+
+	/** A consumer that held the others back may have stalled since: hand out what waits. */
+	private void recheck() {
+		List<Runnable> after = new ArrayList<>();
+		synchronized (this) {
+			recheckScheduled = false;
+			admit(after);
+		}
+		after.forEach(Runnable::run);
 	}
 
 	/** Closed and nothing left waiting or out: consumers complete, and the queue can be forgotten. */
@@ -440,6 +502,15 @@ final class QueueHost implements QueueChannel {
 		long handedBytes;
 		long heldBytes = PREFETCH_BYTES;
 		long credit;
+		/** Items handed to it, counted from the least served when it joined. */
+		long served;
+		/** When it last acknowledged an item, or began holding items. */
+		long lastAck = System.nanoTime();
 		Disposable upstream = () -> { };
+
+		/** Whether it may be handed an item now: it has credit, and holds less than it said it would. */
+		boolean canTake() {
+			return credit > 0 && (handedOut.isEmpty() || handedBytes < heldBytes);
+		}
 	}
 }
