@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
@@ -16,6 +17,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
 import reactor.core.publisher.Operators;
 import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Schedulers;
 
 import io.fiberjvm.internal.frames.CreditFrame;
 import io.fiberjvm.internal.frames.QueueItem;
@@ -55,8 +57,8 @@ final class QueueHost implements QueueChannel {
 	private long puts;
 	private long takes;
 	private int nextConsumer;
-	/** Whether a dispatch is due once a consumer that holds the others back may have stalled. */
-	private boolean recheckScheduled;
+	/** When a dispatch is due because a consumer that holds the others back will count as stalled, in {@link #now()}'s milliseconds. */
+	private long recheckAt = Long.MAX_VALUE;
 	private boolean closed;
 	/** Why the queue was ended with its runtime, or null: then everything on it fails at once, saying so. */
 	private @Nullable String terminated;
@@ -182,7 +184,7 @@ final class QueueHost implements QueueChannel {
 					return Flux.error(closedError());
 				}
 				// A consumer joins level with those taking items, neither owed a backlog nor behind them.
-				long least = leastServed(System.nanoTime(), Long.MAX_VALUE);
+				long least = leastServed(now(), Long.MAX_VALUE);
 				consumer.served = least == Long.MAX_VALUE ? 0 : least;
 				consumers.add(consumer);
 				completeIfDrained();
@@ -209,7 +211,7 @@ final class QueueHost implements QueueChannel {
 			handedOut -= (int) acked;
 			takes += acked;
 			if (acked > 0) {
-				consumer.lastAck = System.nanoTime();
+				consumer.lastAck = now();
 			}
 			consumer.credit = Operators.addCap(consumer.credit, control.credit());
 			consumer.heldBytes = control.heldBytes();
@@ -363,7 +365,7 @@ final class QueueHost implements QueueChannel {
 	private void dispatch() {
 		if (!waiting.isEmpty() && !consumers.isEmpty()) {
 			Map<Consumer, List<QueueItem>> batches = new IdentityHashMap<>();
-			long now = System.nanoTime();
+			long now = now();
 			int n = consumers.size();
 			boolean heldBack = false;
 			while (!waiting.isEmpty()) {
@@ -395,9 +397,8 @@ final class QueueHost implements QueueChannel {
 			// Ties go round the consumers.
 			nextConsumer = (nextConsumer + 1) % n;
 			batches.forEach((consumer, batch) -> consumer.batches.tryEmitNext(Collections.unmodifiableList(batch)));
-			if (heldBack && !recheckScheduled) {
-				recheckScheduled = true;
-				Mono.delay(STALL).subscribe(tick -> recheck());
+			if (heldBack) {
+				scheduleRecheck(now);
 			}
 		}
 		completeIfDrained();
@@ -410,18 +411,34 @@ final class QueueHost implements QueueChannel {
 	private long leastServed(long now, long otherwise) {
 		long least = otherwise;
 		for (Consumer consumer : consumers) {
-			if (consumer.canTake() || !consumer.handedOut.isEmpty() && now - consumer.lastAck < STALL.toNanos()) {
+			if (consumer.canTake() || !consumer.handedOut.isEmpty() && now - consumer.lastAck < STALL.toMillis()) {
 				least = Math.min(least, consumer.served);
 			}
 		}
 		return least;
 	}
 
+	/** Under the lock: a dispatch when the first consumer now holding the others back will count as stalled. */
+	private void scheduleRecheck(long now) {
+		long first = Long.MAX_VALUE;
+		for (Consumer consumer : consumers) {
+			if (!consumer.canTake() && !consumer.handedOut.isEmpty()) {
+				first = Math.min(first, consumer.lastAck + STALL.toMillis());
+			}
+		}
+		if (first < recheckAt) {
+			recheckAt = first;
+			Mono.delay(Duration.ofMillis(Math.max(0, first - now))).subscribe(tick -> recheck());
+		}
+	}
+
 	/** A consumer that held the others back may have stalled since: hand out what waits. */
 	private void recheck() {
 		List<Runnable> after = new ArrayList<>();
 		synchronized (this) {
-			recheckScheduled = false;
+			if (now() >= recheckAt) {
+				recheckAt = Long.MAX_VALUE;
+			}
 			admit(after);
 		}
 		after.forEach(Runnable::run);
@@ -496,6 +513,11 @@ final class QueueHost implements QueueChannel {
 		}
 	}
 
+	/** Milliseconds on the clock of the scheduler that times {@link #STALL}, which tests can make virtual. */
+	private static long now() {
+		return Schedulers.parallel().now(TimeUnit.MILLISECONDS);
+	}
+
 	private static final class Consumer {
 		final Sinks.Many<List<QueueItem>> batches = Sinks.many().unicast().onBackpressureBuffer();
 		final ArrayDeque<QueueItem> handedOut = new ArrayDeque<>();
@@ -504,8 +526,8 @@ final class QueueHost implements QueueChannel {
 		long credit;
 		/** Items handed to it, counted from the least served when it joined. */
 		long served;
-		/** When it last acknowledged an item, or began holding items. */
-		long lastAck = System.nanoTime();
+		/** When it last acknowledged an item, or began holding items, in {@link #now()}'s milliseconds. */
+		long lastAck = now();
 		Disposable upstream = () -> { };
 
 		/** Whether it may be handed an item now: it has credit, and holds less than it said it would. */

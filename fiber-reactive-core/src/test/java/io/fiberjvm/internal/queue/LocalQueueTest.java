@@ -8,8 +8,11 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
+import reactor.core.scheduler.Schedulers;
 import reactor.test.StepVerifier;
+import reactor.test.scheduler.VirtualTimeScheduler;
 
 import io.fiberjvm.queue.Delivery;
 import io.fiberjvm.queue.FiberQueue;
@@ -22,6 +25,9 @@ import static org.awaitility.Awaitility.await;
 
 /** A queue used in the process that hosts it: the host's rules without a network. */
 class LocalQueueTest {
+
+	/** Less than the stall a consumer is allowed. */
+	private static final Duration HOLDING = Duration.ofMillis(150);
 
 	private final QueueService queues = QueueService.of(new InProcessRuntime());
 
@@ -99,6 +105,42 @@ class LocalQueueTest {
 		List<Integer> all = new java.util.ArrayList<>(a.join());
 		all.addAll(b.join());
 		assertThat(all).containsExactlyInAnyOrderElementsOf(IntStream.range(0, 100).boxed().toList());
+	}
+
+	@Test
+	void aConsumerGetsAtMost16ItemsMoreThanOneStillTakingItemsAndIsNotHeldBackByOneThatStalled() {
+		VirtualTimeScheduler time = VirtualTimeScheduler.getOrSet();
+		try {
+			FiberQueue<Integer> q = queues.create(Integer.class, 1000);
+			StepVerifier.create(q.send(Flux.range(0, 100))).verifyComplete();
+			List<Delivery<Integer>> slow = new java.util.concurrent.CopyOnWriteArrayList<>();
+			Disposable slowConsumer = q.receiveManualAck(4, Schedulers.immediate()).subscribe(slow::add);
+			await().until(() -> slow.size() == 4);
+			List<Integer> fast = new java.util.concurrent.CopyOnWriteArrayList<>();
+			Disposable fastConsumer = q.receive(8, Schedulers.immediate()).subscribe(fast::add);
+			// It joins level with the slow one, and goes 16 ahead of it while that one holds its items.
+			await().until(() -> fast.size() == 16);
+			time.advanceTimeBy(HOLDING);
+			assertThat(fast).as("16 ahead of one that holds its items, and acknowledged within 200 ms").hasSize(16);
+			assertThat(q.size().block()).isEqualTo(80);
+
+			// Its acknowledgements let it take more, and the fast one as many again.
+			slow.forEach(Delivery::ack);
+			await().until(() -> slow.size() == 8);
+			await().until(() -> fast.size() == 20);
+			time.advanceTimeBy(HOLDING);
+			assertThat(fast).hasSize(20);
+
+			// Holding its items 200 ms without acknowledging one, it no longer holds the other back.
+			time.advanceTimeBy(QueueHost.STALL.minus(HOLDING));
+			await().until(() -> fast.size() == 92);
+			assertThat(fast).doesNotHaveDuplicates();
+			slowConsumer.dispose();
+			fastConsumer.dispose();
+		}
+		finally {
+			VirtualTimeScheduler.reset();
+		}
 	}
 
 	@Test
