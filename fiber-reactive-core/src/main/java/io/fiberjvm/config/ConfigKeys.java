@@ -97,7 +97,7 @@ public final class ConfigKeys {
 
 	/** How many worker processes of a pool may fail to start in a row before the pool, with no worker, fails its calls. */
 	public static final ConfigKey<Integer> WORKER_START_FAILURES = register(new ConfigKey<>("worker-start-failures", "int", "3",
-			"How many worker processes of a pool may fail to start in a row (end before connecting back, other than killed by a signal; or not connect within start-timeout) before a pool with no worker fails its waiting and new calls with a WorkerStartException carrying the last start's error and output; the pool goes on starting workers after a growing, jittered delay, and takes calls again once one connects.",
+			"How many worker processes of a pool may fail to start in a row (end before a worker connects, other than killed by SIGKILL or SIGTERM; or have no worker connected within start-timeout of their launch), counting those started together, before a pool with no worker fails its waiting and new calls with a WorkerStartException carrying the last start's error and output; the pool goes on starting workers after a growing, jittered delay, and takes calls again once one connects.",
 			text -> intIn(text, 1, 1_000_000)));
 
 	/** The {@code java} executable for child JVMs. */

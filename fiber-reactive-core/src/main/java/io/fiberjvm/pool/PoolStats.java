@@ -16,9 +16,10 @@ package io.fiberjvm.pool;
  * @param workersLost workers that ended while the pool still wanted them (a lost process counts each of its workers)
  * @param submitted tasks submitted (each once, however many attempts it took)
  * @param workersReplaced workers started to replace lost ones
- * @param requeued tasks a lost worker held that went back to the queue without using an attempt: ones it had
- *     not started, and, when it died with several unanswered in the chunk it was running, each of those (which
- *     then run alone, so that only the one that kills its worker is charged)
+ * @param requeued tasks a lost worker held that went back to the queue without using an attempt: all it held
+ *     when it held more than one unanswered task (or the workers of its process did together), since any of them
+ *     may have been the one it was running; each then runs alone, so that only a task that kills its worker is
+ *     charged
  */
 public record PoolStats(int workers, int target, long queued, long inFlight, long completed, long failed, long lost,
 		long retried, long workersStarted, long workersLost, long submitted, long workersReplaced, long requeued) {

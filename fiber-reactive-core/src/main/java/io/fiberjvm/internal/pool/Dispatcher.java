@@ -20,6 +20,7 @@ import io.fiberjvm.internal.frames.ChunkFrame;
 import io.fiberjvm.internal.frames.ResultsFrame;
 import io.fiberjvm.pool.PoolClosedException;
 import io.fiberjvm.pool.WorkerLostException;
+import io.fiberjvm.pool.WorkerStartException;
 
 /**
  * Hands queued tasks to worker sessions and answers them: the pool's scheduler and pending table.
@@ -41,8 +42,10 @@ final class Dispatcher {
 	private final int chunkBytes;
 	/** Turns an answer into the task's outcome, outside the lock. */
 	private final BiConsumer<Task, Outcome> answer;
-	/** Why workers cannot start, while they cannot: with no session taking tasks, calls fail with it. */
-	private @Nullable RuntimeException cannotStart;
+	/** The sessions of each worker process, by its name: they share its fate. */
+	private final Map<String, List<WorkerSession>> hosts = new java.util.HashMap<>();
+	/** Why workers cannot start, while they cannot and no session takes tasks: calls fail with a copy of it. */
+	private @Nullable WorkerStartException cannotStart;
 	private long queued;
 	private long inFlight;
 	private long completed;
@@ -122,7 +125,8 @@ final class Dispatcher {
 		if (terminated) {
 			return closed(task);
 		}
-		return cannotStart != null && !anyTaking() ? cannotStart : null;
+		WorkerStartException why = cannotStart;
+		return why != null && !anyTaking() ? copy(why) : null;
 	}
 
 	private static PoolClosedException closed(Task task) {
@@ -140,19 +144,26 @@ final class Dispatcher {
 	}
 
 	/**
-	 * Workers fail to start, for {@code why}: while no session takes tasks, every queued task fails with it, and so
-	 * does every task submitted, until a session opens.
+	 * Workers fail to start, for {@code why}, and no session takes tasks: every queued task fails with it, and so does
+	 * every task submitted, until a session opens. Nothing changes while a session takes tasks: the pool goes on with
+	 * it, and the fleet says so again at its next failed start. Returns the failing of the queued tasks' callers, to
+	 * run once the caller has released its own lock.
 	 */
-	void cannotStart(RuntimeException why) {
+	Runnable cannotStart(WorkerStartException why) {
 		List<Task> failing;
 		synchronized (this) {
-			if (terminated) {
-				return;
+			if (terminated || anyTaking()) {
+				return () -> { };
 			}
 			cannotStart = why;
-			failing = anyTaking() ? List.of() : drainQueue();
+			failing = drainQueue();
 		}
-		failAll(failing, why);
+		return () -> failAll(failing, why);
+	}
+
+	/** Each caller's own error, so that what a caller's operators add to it stays that caller's. */
+	private static WorkerStartException copy(WorkerStartException why) {
+		return new WorkerStartException(why.pool(), why.failures(), why.getCause() != null ? why.getCause() : why);
 	}
 
 	/** Under the lock: every task waiting in the queue, no longer queued. */
@@ -169,11 +180,11 @@ final class Dispatcher {
 		return drained;
 	}
 
-	private void failAll(List<Task> tasks, RuntimeException why) {
+	private void failAll(List<Task> tasks, WorkerStartException why) {
 		List<Runnable> after = new ArrayList<>(tasks.size());
 		for (Task task : tasks) {
 			if (!task.cancelled) {
-				after.add(() -> task.sink.error(why));
+				after.add(() -> task.sink.error(copy(why)));
 			}
 		}
 		runAll(after);
@@ -190,9 +201,9 @@ final class Dispatcher {
 		}
 	}
 
-	/** A worker's session opened; null when the pool was terminated. */
-	@Nullable WorkerSession open(String worker, FluxSink<byte[]> out) {
-		WorkerSession session = new WorkerSession(worker, out);
+	/** A worker's session opened, hosted by the process named {@code host}; null when the pool was terminated. */
+	@Nullable WorkerSession open(String worker, String host, FluxSink<byte[]> out) {
+		WorkerSession session = new WorkerSession(worker, host, out);
 		WorkerSession previous;
 		synchronized (this) {
 			if (terminated) {
@@ -209,6 +220,7 @@ final class Dispatcher {
 				return null;
 			}
 			sessions.put(worker, session);
+			hosts.computeIfAbsent(host, name -> new ArrayList<>(1)).add(session);
 			// A worker started: the pool takes calls again.
 			cannotStart = null;
 		}
@@ -324,9 +336,11 @@ final class Dispatcher {
 				if (session.ended) {
 					continue;
 				}
+				sharedDeath(session);
 				session.ended = true;
 				ended.add(session);
 				sessions.remove(session.worker, session);
+				forget(session);
 				String reason = session.exitReason != null ? session.exitReason : why;
 				for (Task task : blame(session, back)) {
 					Outcome outcome = new Outcome(session.worker, null, new WorkerLostException(task.toString(), session.worker, reason));
@@ -347,11 +361,11 @@ final class Dispatcher {
 			queued += back.size();
 			requeued += back.size();
 			dispatch();
-			RuntimeException startError = cannotStart;
+			WorkerStartException startError = cannotStart;
 			if (startError != null && !anyTaking()) {
 				for (Task task : drainQueue()) {
 					if (!task.cancelled) {
-						after.add(() -> task.sink.error(startError));
+						after.add(() -> task.sink.error(copy(startError)));
 					}
 				}
 			}
@@ -368,31 +382,65 @@ final class Dispatcher {
 	}
 
 	/**
+	 * Under the lock, as {@code session} ends: when the sessions of its process, those not ended yet, hold more than one
+	 * unanswered task together, each is marked as having shared a death, since the process may have died of any of
+	 * those tasks, whichever session held it.
+	 */
+	private void sharedDeath(WorkerSession session) {
+		List<WorkerSession> process = hosts.getOrDefault(session.host, List.of(session));
+		int held = 0;
+		for (WorkerSession sibling : process) {
+			if (!sibling.ended) {
+				held += sibling.pending.size();
+			}
+		}
+		if (held > 1) {
+			for (WorkerSession sibling : process) {
+				sibling.sharedDeath = true;
+			}
+		}
+	}
+
+	/** Under the lock: {@code session} is no longer among its process's. */
+	private void forget(WorkerSession session) {
+		List<WorkerSession> process = hosts.get(session.host);
+		if (process != null) {
+			process.remove(session);
+			if (process.isEmpty()) {
+				hosts.remove(session.host);
+			}
+		}
+	}
+
+	/**
 	 * Under the lock, for a session that ended with tasks unanswered: the tasks charged with an attempt for its
 	 * worker's death; the others go into {@code back}, to be queued again without using an attempt.
 	 *
-	 * <p>A worker that held one unanswered task was running it, and is charged with it. One that held several may
-	 * have been running any of them: the answers it sent last may have died with it, unsent, and it may have
-	 * started its next chunk. So none is charged: each goes back as a suspect, which runs {@link Task#alone()}, to
-	 * be charged only for a death of its own. Tasks that may not run twice always run alone, so they are never among
-	 * several.
+	 * <p>A worker that held one unanswered task, in a process whose other workers held none, was running it, and is
+	 * charged with it. One that held several, or whose process's workers did together, may have died of any of them:
+	 * the answers it sent last may have died with it, unsent, and it may have started its next chunk. So none is
+	 * charged: each goes back as a suspect, which runs {@link Task#alone()}, to be charged only for a death of its
+	 * own. A task that may not run twice is charged whenever it may have run, and always runs alone, so it is never
+	 * among several unless its process's other workers held tasks too. A cancelled task counts among those held.
 	 */
 	private List<Task> blame(WorkerSession session, List<Task> back) {
-		List<Task> open = new ArrayList<>();
+		List<Task> held = new ArrayList<>();
 		for (WorkerSession.SentChunk chunk : session.chunks) {
 			for (Task task : chunk.tasks()) {
 				if (session.pending.get(task.id) == task) {
 					task.runningOn = null;
 					inFlight--;
-					if (!task.cancelled) {
-						open.add(task);
-					}
+					held.add(task);
 				}
 			}
 		}
+		boolean known = held.size() == 1 && !session.sharedDeath;
 		List<Task> charged = new ArrayList<>(1);
-		for (Task task : open) {
-			if (open.size() == 1 || !task.idempotent) {
+		for (Task task : held) {
+			if (task.cancelled) {
+				continue;
+			}
+			if (known || !task.idempotent) {
 				charged.add(task);
 			}
 			else {
@@ -402,7 +450,7 @@ final class Dispatcher {
 		}
 		lost += charged.size();
 		if (!back.isEmpty()) {
-			log.debug("worker {} was lost holding {} unanswered tasks; none is charged, each runs alone", session.worker, open.size());
+			log.debug("worker {} was lost holding {} unanswered tasks; none is charged, each runs alone", session.worker, held.size());
 		}
 		return charged;
 	}
@@ -464,6 +512,7 @@ final class Dispatcher {
 				session.pending.clear();
 			}
 			sessions.clear();
+			hosts.clear();
 			inFlight = 0;
 		}
 		ended.forEach(session -> session.out.complete());
@@ -502,14 +551,14 @@ final class Dispatcher {
 			int size = head.alone() ? 1 : ChunkSizer.size(head.function.meanNanos, head.chunkSize, queued, live);
 			WorkerSession target = null;
 			for (WorkerSession s : sessions.values()) {
-				if (s.canTake() && s.chunks.isEmpty()) {
+				if (s.canTake() && s.chunks.isEmpty() && processAllows(s, head)) {
 					target = s;
 					break;
 				}
 			}
 			if (target == null && !head.alone() && ChunkSizer.mayPrefetch(head.function.meanNanos, size)) {
 				for (WorkerSession s : sessions.values()) {
-					if (s.canTake()) {
+					if (s.canTake() && processAllows(s, head)) {
 						target = s;
 						break;
 					}
@@ -520,6 +569,24 @@ final class Dispatcher {
 			}
 			send(target, head.function, size);
 		}
+	}
+
+	/**
+	 * Under the lock: whether the process of {@code session} may be handed {@code head} there: a task that goes alone
+	 * only to a process whose workers hold nothing, and nothing to a process one of whose workers holds such a task,
+	 * so a process that dies holding it held nothing else.
+	 */
+	private boolean processAllows(WorkerSession session, Task head) {
+		List<WorkerSession> process = hosts.get(session.host);
+		if (process == null || process.size() == 1) {
+			return true;
+		}
+		for (WorkerSession sibling : process) {
+			if (sibling != session && !sibling.chunks.isEmpty() && (head.alone() || sibling.holdsAlone())) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/** Under the lock: takes up to {@code size} queued tasks of {@code function} from the head and sends them. */

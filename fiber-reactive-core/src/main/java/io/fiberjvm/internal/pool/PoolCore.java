@@ -112,7 +112,7 @@ final class PoolCore {
 				}
 				case ADMITTED -> { }
 			}
-			WorkerSession session = dispatcher.open(worker, sink);
+			WorkerSession session = dispatcher.open(worker, fleet.hostOf(worker), sink);
 			if (session == null) {
 				sink.error(new PoolClosedException("pool " + name + " was terminated"));
 				return;

@@ -29,11 +29,12 @@ import io.fiberjvm.runtime.RuntimeContext;
  * processes at once), replaces lost ones, resizes, and retires them. A worker is a slot in a process; a process
  * hosts one or more and they share its fate.
  *
- * <p>A process that fails to start (it ends before any of its workers connects, other than killed by a signal, or
- * does not connect within the start timeout) counts toward a backoff: after consecutive failed starts the next
- * process starts alone, after a jittered, growing delay, and after {@code worker-start-failures} of them the
- * dispatcher fails its calls for as long as no worker takes tasks. A worker that connects resets the count. A
- * process killed while starting is replaced at once: an outside hand, not a broken worker.
+ * <p>A process that fails to start (it ends before any of its workers connects, other than killed by SIGKILL or
+ * SIGTERM, or none of its workers connects within the start timeout) counts toward a backoff: after consecutive failed
+ * starts the next process starts alone, after a jittered, growing delay, and after {@code worker-start-failures} of
+ * them, with no worker taking tasks, the dispatcher fails its calls until one does. A worker that connects resets
+ * the count. A process killed while starting is an outside hand, not a broken worker: it is replaced as if it had
+ * not started, at once unless earlier starts failed.
  */
 final class WorkerFleet {
 
@@ -59,12 +60,16 @@ final class WorkerFleet {
 	private final StartLimit startLimit;
 	/** Failed starts in a row after which a pool with no worker fails its calls. */
 	private final int startFailureLimit;
+	/** How long a process may take from its launch until one of its workers connects. */
+	private final java.time.Duration startTimeout;
 
 	// Guarded by this.
 	private final Map<String, Slot> slots = new LinkedHashMap<>();
 	private int wanted;
 	/** Failed starts since a worker last connected, and the last one's error. */
 	private int failures;
+	/** Processes killed while starting since a worker last connected. */
+	private int killedStarting;
 	private @Nullable Throwable lastStartError;
 	private boolean restartScheduled;
 	private long started;
@@ -91,6 +96,7 @@ final class WorkerFleet {
 		this.startLimit = new StartLimit(runtime.jobsRunOnThisMachine()
 				? STARTS_PER_CORE * Math.max(1, Runtime.getRuntime().availableProcessors()) : 64);
 		this.startFailureLimit = runtime.config().get(ConfigKeys.WORKER_START_FAILURES);
+		this.startTimeout = runtime.config().get(ConfigKeys.START_TIMEOUT);
 	}
 
 	/** Starts the workers the pool wants and does not have: at once, or one process at a time after failed starts. */
@@ -170,6 +176,9 @@ final class WorkerFleet {
 			host.launched = true;
 		}
 		List<String> workers = host.slots.stream().map(slot -> slot.name).toList();
+		// The process's own start timeout ends when it has fetched its target; a reused JVM has none, and the
+		// initializer runs after it: this one runs until a worker connects.
+		Mono.delay(startTimeout).subscribe(tick -> startTimedOut(host));
 		runtime.startReusable(workerTarget.apply(workers), host.name, resources).subscribe(process -> {
 			started(host, process);
 			Mono.firstWithSignal(process.onRunning(), process.onExit().then()).subscribe(null, error -> {
@@ -186,6 +195,21 @@ final class WorkerFleet {
 				startEnded();
 			}
 		});
+	}
+
+	/** No worker of {@code host} has connected within the start timeout: it failed to start, and is stopped. */
+	private void startTimedOut(WorkerHost host) {
+		FiberProcess process;
+		synchronized (this) {
+			if (!host.starting() || host.slots.stream().noneMatch(slot -> slots.get(slot.name) == slot)) {
+				return;
+			}
+			host.startError = new ProcessFailedException(host.name, -1, "worker process " + host.name + " did not connect a worker within "
+					+ startTimeout + " of its launch (fiber.start-timeout); it was stopped", null);
+			process = host.process;
+		}
+		log.warn("pool {}: worker process {} did not connect a worker within {}; stopping it", pool, host.name, startTimeout);
+		stop(process);
 	}
 
 	/** A process is running (or gave up starting): the next waiting one may start; those no longer wanted end. */
@@ -226,7 +250,9 @@ final class WorkerFleet {
 		List<Slot> lostHere = new ArrayList<>();
 		boolean last;
 		boolean startFailed;
-		@Nullable WorkerStartException giveUp = null;
+		boolean killed;
+		int killedInARow;
+		Runnable giveUp = () -> { };
 		synchronized (this) {
 			boolean replacing = lifecycle.replacesWorkers();
 			for (Slot slot : host.slots) {
@@ -242,24 +268,29 @@ final class WorkerFleet {
 			}
 			lost += lostHere.size();
 			toReplace += lostHere.size();
-			startFailed = !lostHere.isEmpty() && host.starting() && !killedFromOutside(host, exitCode);
+			killed = !lostHere.isEmpty() && host.starting() && killedFromOutside(host, exitCode);
+			startFailed = !lostHere.isEmpty() && host.starting() && !killed;
+			if (killed) {
+				killedStarting++;
+			}
+			killedInARow = killedStarting;
 			if (startFailed) {
 				failures++;
 				Throwable startError = host.startError;
-				lastStartError = startError instanceof ProcessFailedException timedOut && timedOut.exitCode() == -1 ? timedOut
+				Throwable failure = startError instanceof ProcessFailedException timedOut && timedOut.exitCode() == -1 ? timedOut
 						: error != null ? error : new FiberException("worker process " + host.name + " ended before it connected: " + why);
+				lastStartError = failure;
 				if (failures >= startFailureLimit) {
-					giveUp = new WorkerStartException(pool, failures, lastStartError);
+					// Under this lock, so a worker admitted since cannot be overtaken by it.
+					giveUp = dispatcher.cannotStart(new WorkerStartException(pool, failures, failure));
 				}
 			}
 			last = !replacing && slots.isEmpty();
 		}
 		if (!lostHere.isEmpty()) {
-			report(host, lostHere, why, error, startFailed);
+			report(host, lostHere, why, error, startFailed, killedInARow);
 		}
-		if (giveUp != null) {
-			dispatcher.cannotStart(giveUp);
-		}
+		giveUp.run();
 		dispatcher.exited(dispatcher.sessions(gone.stream().map(slot -> slot.name).toList()), why);
 		ensureWorkers();
 		if (last) {
@@ -268,14 +299,17 @@ final class WorkerFleet {
 	}
 
 	/**
-	 * Under the lock: whether a signal ended the process (exit code 128 + the signal) that it did not get from its own
-	 * start timeout, which reports the start as failed first.
+	 * Under the lock: whether SIGKILL or SIGTERM ended the process (exit code 128 + the signal), which it did not get
+	 * from a start timeout, which reports the start as failed first. A JVM that aborts or crashes (SIGABRT, SIGSEGV)
+	 * as it starts failed to start.
 	 */
 	private static boolean killedFromOutside(WorkerHost host, int exitCode) {
-		return exitCode > 128 && !(host.startError instanceof ProcessFailedException timedOut && timedOut.exitCode() == -1);
+		return (exitCode == 128 + 9 || exitCode == 128 + 15)
+				&& !(host.startError instanceof ProcessFailedException timedOut && timedOut.exitCode() == -1);
 	}
 
-	private void report(WorkerHost host, List<Slot> lostHere, String why, @Nullable Throwable error, boolean startFailed) {
+	private void report(WorkerHost host, List<Slot> lostHere, String why, @Nullable Throwable error, boolean startFailed,
+			int killedInARow) {
 		String who = host.describe(lostHere);
 		if (startFailed) {
 			int failed;
@@ -286,7 +320,14 @@ final class WorkerFleet {
 					error != null ? error.getMessage() : why, backoff.atMost(failed));
 		}
 		else if (host.starting()) {
-			log.info("pool {}: {} was killed while starting ({}); a replacement starts now", pool, who, why);
+			// Killed at every start (a memory limit below the heap, say) is a loop only the logs show: say so loudly.
+			if (killedInARow >= startFailureLimit) {
+				log.warn("pool {}: {} was killed while starting ({}), {} in a row since a worker last connected", pool, who, why,
+						killedInARow);
+			}
+			else {
+				log.info("pool {}: {} was killed while starting ({}); a replacement starts", pool, who, why);
+			}
 		}
 		else {
 			log.info("pool {}: {} was lost: {}", pool, who, why);
@@ -305,8 +346,15 @@ final class WorkerFleet {
 		slot.attached = true;
 		// Workers can start: the next replacement needs no delay.
 		failures = 0;
+		killedStarting = 0;
 		lastStartError = null;
 		return Admission.ADMITTED;
+	}
+
+	/** The name of the process hosting {@code worker}, or the worker's own name when it has none. */
+	synchronized String hostOf(String worker) {
+		Slot slot = slots.get(worker);
+		return slot == null ? worker : slot.host.name;
 	}
 
 	/** Whether {@code worker} was retired (or is gone). */
@@ -330,10 +378,10 @@ final class WorkerFleet {
 				slot.host.slots.stream().filter(sibling -> sibling != slot).forEach(sibling -> siblings.add(sibling.name));
 			}
 		}
-		// The siblings go with the process, at once: none may be handed the tasks lost here.
-		List<WorkerSession> ending = new ArrayList<>(List.of(session));
-		ending.addAll(dispatcher.sessions(siblings));
-		dispatcher.gone(ending, why);
+		// The siblings go with the process: none may be handed the tasks lost here, and each ends once its own
+		// connection has delivered what its worker sent.
+		dispatcher.exited(dispatcher.sessions(siblings), why);
+		dispatcher.gone(List.of(session), why);
 		stop(process);
 	}
 

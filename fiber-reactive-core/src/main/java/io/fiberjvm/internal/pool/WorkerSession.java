@@ -24,6 +24,8 @@ final class WorkerSession {
 	}
 
 	final String worker;
+	/** The name of the process hosting it, whose other workers share its fate. */
+	final String host;
 	final FluxSink<byte[]> out;
 	final TaskTable pending = new TaskTable();
 	final ArrayDeque<SentChunk> chunks = new ArrayDeque<>();
@@ -34,9 +36,12 @@ final class WorkerSession {
 	/** How its process ended, which its lost tasks' errors say; null while it runs. */
 	@Nullable String exitReason;
 	boolean ended;
+	/** Set when its process may have died of a task another of its workers held: none of its tasks is charged then. */
+	boolean sharedDeath;
 
-	WorkerSession(String worker, FluxSink<byte[]> out) {
+	WorkerSession(String worker, String host, FluxSink<byte[]> out) {
 		this.worker = worker;
+		this.host = host;
 		this.out = out;
 	}
 
@@ -44,8 +49,12 @@ final class WorkerSession {
 	 * Whether the worker asked for another chunk and holds fewer than two, and no task that goes alone.
 	 */
 	boolean canTake() {
-		return !retiring && !exited && !ended && chunks.size() < 2 && out.requestedFromDownstream() > 0
-				&& (chunks.isEmpty() || !chunks.peekFirst().alone() && !chunks.peekLast().alone());
+		return !retiring && !exited && !ended && chunks.size() < 2 && out.requestedFromDownstream() > 0 && !holdsAlone();
+	}
+
+	/** Whether it holds a task that goes alone. */
+	boolean holdsAlone() {
+		return !chunks.isEmpty() && (chunks.peekFirst().alone() || chunks.peekLast().alone());
 	}
 
 	@Override

@@ -45,8 +45,13 @@ class DispatcherTest {
 		WorkerSession session;
 
 		FakeWorker(String name) {
+			this(name, name);
+		}
+
+		/** A worker of the process named {@code host}, which may host others. */
+		FakeWorker(String name, String host) {
 			Flux.<byte[]>create(sink -> {
-				session = dispatcher.open(name, sink);
+				session = dispatcher.open(name, host, sink);
 				sink.onRequest(n -> dispatcher.credit());
 			}, FluxSink.OverflowStrategy.ERROR).subscribe(this);
 		}
@@ -286,10 +291,11 @@ class DispatcherTest {
 		List<Throwable> errors = new CopyOnWriteArrayList<>();
 		submit(tasks).subscribe(v -> { }, errors::add);
 		WorkerStartException why = new WorkerStartException("p", 3, new IllegalStateException("no main class"));
-		dispatcher.cannotStart(why);
-		assertThat(errors).containsExactly(why);
+		dispatcher.cannotStart(why).run();
+		assertThat(errors).singleElement().satisfies(e -> startFailure(e, why));
 		submit(tasks).subscribe(v -> { }, errors::add);
-		assertThat(errors).as("a new call fails at once").containsExactly(why, why);
+		assertThat(errors).as("a new call fails at once").hasSize(2).allSatisfy(e -> startFailure(e, why));
+		assertThat(errors.get(0)).as("each caller its own error").isNotSameAs(errors.get(1));
 		assertThat(dispatcher.counters()[1]).isZero();
 
 		FakeWorker a = new FakeWorker("a");
@@ -299,14 +305,63 @@ class DispatcherTest {
 		a.answer(a.chunks.get(0));
 		assertThat(results).as("a worker started: calls run again").containsExactly(3L);
 
-		// A failing start while a worker takes tasks fails nothing; it does once that worker is gone.
-		dispatcher.cannotStart(why);
+		// A failing start while a worker takes tasks changes nothing, even once that worker is gone: the fleet says it
+		// again at its next failed start, and only then do the waiting calls fail.
+		dispatcher.cannotStart(why).run();
 		submit(tasks).subscribe(results::add, errors::add);
 		assertThat(a.chunks).as("task 4 running, task 5 prefetched").hasSize(3);
 		assertThat(errors).hasSize(2);
 		dispatcher.lost(a.session, "it was killed");
-		assertThat(errors).as("what went back to the queue, with no worker left").containsExactly(why, why, why, why);
+		assertThat(errors).hasSize(2);
+		assertThat(dispatcher.counters()[1]).as("back in the queue, uncharged").isEqualTo(2);
+		dispatcher.cannotStart(why).run();
+		assertThat(errors).hasSize(4).allSatisfy(e -> startFailure(e, why));
 		assertThat(dispatcher.counters()[1]).isZero();
+	}
+
+	private static void startFailure(Throwable error, WorkerStartException why) {
+		assertThat(error).isInstanceOf(WorkerStartException.class).hasMessage(why.getMessage()).hasCause(why.getCause());
+	}
+
+	@Test
+	void workersOfOneProcessThatDieHoldingATaskEachAreChargedWithNoneAndASuspectRunsOnAProcessHoldingNothingElse() {
+		List<Task> tasks = new ArrayList<>();
+		List<Throwable> errors = new CopyOnWriteArrayList<>();
+		FakeWorker a1 = new FakeWorker("a1", "a");
+		FakeWorker a2 = new FakeWorker("a2", "a");
+		submit(tasks).subscribe(v -> { }, errors::add);
+		submit(tasks).subscribe(v -> { }, errors::add);
+		assertThat(a1.chunks).hasSize(1);
+		assertThat(a2.chunks).hasSize(1);
+		// The process died of one of the two tasks, whichever worker ran it.
+		dispatcher.gone(List.of(a1.session, a2.session), "it exited with code 137");
+		assertThat(errors).isEmpty();
+		assertThat(dispatcher.counters()[6]).as("requeued").isEqualTo(2);
+
+		FakeWorker b1 = new FakeWorker("b1", "b");
+		FakeWorker b2 = new FakeWorker("b2", "b");
+		assertThat(b1.chunks.size() + b2.chunks.size()).as("one suspect at a time in a process").isEqualTo(1);
+		FakeWorker holder = b1.chunks.isEmpty() ? b2 : b1;
+		dispatcher.gone(List.of(b1.session, b2.session), "it exited with code 137");
+		assertThat(errors).singleElement().isInstanceOfSatisfying(WorkerLostException.class,
+				e -> assertThat(e.worker()).isEqualTo(holder.session.worker));
+	}
+
+	@Test
+	void aWorkerLostHoldingACancelledTaskAndAnotherIsChargedWithNeither() {
+		FakeWorker a = new FakeWorker("a");
+		List<Task> tasks = new ArrayList<>();
+		submit(tasks).subscribe();
+		a.answer(a.chunks.get(0));
+		List<Throwable> errors = new CopyOnWriteArrayList<>();
+		var cancelled = submit(tasks).subscribe(v -> { }, errors::add);
+		submit(tasks).subscribe(v -> { }, errors::add);
+		assertThat(a.chunks).hasSize(3);
+		// Its caller gave up on it, but it may still be what the worker was running when it died.
+		cancelled.dispose();
+		dispatcher.lost(a.session, "it was killed");
+		assertThat(errors).isEmpty();
+		assertThat(dispatcher.counters()[1]).as("the other one waits, uncharged").isEqualTo(1);
 	}
 
 	@Test

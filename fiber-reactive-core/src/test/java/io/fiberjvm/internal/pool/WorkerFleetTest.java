@@ -109,6 +109,32 @@ class WorkerFleetTest {
 	}
 
 	@Test
+	void aJvmThatAbortsAsItStartsFailedToStartAndSoDoesOneWhoseWorkersDoNotConnectInTime() {
+		VirtualTimeScheduler time = VirtualTimeScheduler.getOrSet();
+		try {
+			WorkerFleet fleet = fleet(1, 1, new RestartBackoff(Duration.ofSeconds(1), Duration.ofSeconds(1)));
+			fleet.ensureWorkers();
+			processes.get("p-w1").exit(134);
+			time.advanceTimeBy(Duration.ofMillis(499));
+			assertThat(startOrder).as("SIGABRT is the JVM's own: backed off").hasSize(1);
+			time.advanceTimeBy(Duration.ofMillis(501));
+			assertThat(startOrder).hasSize(2);
+
+			// Running, its target fetched, but its initializer never returns: stopped at the start timeout.
+			processes.get("p-w2").run();
+			time.advanceTimeBy(Duration.ofSeconds(60));
+			assertThat(processes.get("p-w2").terminated).isTrue();
+			time.advanceTimeBy(Duration.ofMillis(499));
+			assertThat(startOrder).as("stopped by the fleet's start timeout, so a failed start").hasSize(2);
+			time.advanceTimeBy(Duration.ofMillis(501));
+			assertThat(startOrder).hasSize(3);
+		}
+		finally {
+			VirtualTimeScheduler.reset();
+		}
+	}
+
+	@Test
 	void afterEnoughFailedStartsInARowAPoolWithNoWorkerFailsItsCallsWithTheLastStartsErrorUntilOneConnects() {
 		VirtualTimeScheduler time = VirtualTimeScheduler.getOrSet();
 		try {
@@ -220,7 +246,7 @@ class WorkerFleetTest {
 	/** A session of {@code worker} with the dispatcher, asking for chunks it never answers. */
 	private void openSession(String worker) {
 		Flux.<byte[]>create(sink -> {
-			dispatcher.open(worker, sink);
+			dispatcher.open(worker, worker, sink);
 			sink.onRequest(n -> dispatcher.credit());
 		}).subscribe();
 	}
