@@ -142,6 +142,19 @@ class PoolMetricsTest extends FiberPerTest {
 	}
 
 	@Test
+	void childrenAndPoolsThatComeAndGoAreNeverCountedAsRejected() {
+		for (int round = 0; round < 4; round++) {
+			fiber.process(() -> { }).name("short-" + round).start().flatMap(FiberProcess::join).block(LONG);
+			FiberPool pool = fiber.pool(2).workersPerProcess(2).name("brief-" + round).open();
+			pool.map((FiberFunction<Integer, Integer>) x -> x, Flux.range(0, 20)).blockLast(LONG);
+			pool.close();
+		}
+		// The children's connections closed as their JVMs exited or went idle; none of them is bad input.
+		await().during(Duration.ofSeconds(2)).atMost(LONG).until(() -> fiber.transportStats().rejected() == 0);
+		assertThat(fiber.transportStats().accepted()).isGreaterThanOrEqualTo(8);
+	}
+
+	@Test
 	void queueMetersCountPutsTakesAndDepthOfAQueueHostedHere() {
 		FiberQueue<Integer> queue = fiber.queue(Integer.class, 1000);
 		new FiberQueueMetrics(queue, "work").bindTo(registry);

@@ -5,7 +5,11 @@ package io.fiberjvm.transport;
  *
  * @param connections authenticated connections open now
  * @param accepted connections accepted (authenticated) since the server started
- * @param rejected connections refused or closed for bad input (wrong secret, not frames, a frame over the limit)
+ * @param rejected connections refused or cut off for what their peer sent: a setup refused (no secret or a wrong
+ *     one, stale or replayed, or the acceptor's refusal), bytes that are not RSocket frames (a first frame that is
+ *     not a setup frame, a frame cut short by the close, a malformed frame), a frame over the limit, or nothing
+ *     sent within the first-frame timeout; not a connection that closes having sent nothing, nor one whose setup
+ *     was accepted and that closes as it will
  * @param bytesReceived bytes of frames read from peers
  * @param bytesSent bytes of frames written to peers
  */

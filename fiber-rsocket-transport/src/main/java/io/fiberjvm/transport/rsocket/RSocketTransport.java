@@ -6,18 +6,19 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 import io.netty.channel.ChannelOption;
 import io.netty.channel.unix.DomainSocketAddress;
 import io.rsocket.ConnectionSetupPayload;
+import io.rsocket.DuplexConnection;
 import io.rsocket.RSocket;
 import io.rsocket.SocketAcceptor;
 import io.rsocket.core.RSocketConnector;
 import io.rsocket.core.RSocketServer;
 import io.rsocket.exceptions.RejectedSetupException;
 import io.rsocket.frame.decoder.PayloadDecoder;
-import io.rsocket.plugins.DuplexConnectionInterceptor;
 import io.rsocket.util.DefaultPayload;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,22 +73,20 @@ public final class RSocketTransport implements Transport {
 						peers.add(requester);
 						requester.onClose().doFinally(signal -> peers.remove(requester)).subscribe(done -> { }, error -> { });
 					});
-			DuplexConnectionInterceptor watch = (type, connection) -> {
-				if (type != DuplexConnectionInterceptor.Type.SOURCE) {
-					return connection;
-				}
+			BiFunction<DuplexConnection, PeerInput, DuplexConnection> watch = (connection, input) -> {
 				if (connection.remoteAddress() instanceof DomainSocketAddress) {
 					counters.local.increment();
 				}
-				return new WatchedConnection(connection, settings.keepAliveTimeout(), counters, (address, reason) -> reject(rejections, address, reason));
+				return new WatchedConnection(connection, input, settings.keepAliveTimeout(), counters,
+						(address, reason) -> reject(rejections, address, reason));
 			};
 			Function<TcpServer, Mono<ListeningChannel>> serve = tcp -> RSocketServer.create(socketAcceptor)
 					.fragment(fragmentSize())
 					.maxInboundPayloadSize(settings.maxPayloadSize())
 					.maxTimeToFirstFrame(settings.keepAliveTimeout())
 					.payloadDecoder(PayloadDecoder.ZERO_COPY)
-					.interceptors(registry -> registry.forConnection(watch))
-					.bind(TcpFraming.server(tcp.childOption(ChannelOption.ALLOCATOR, ReassemblingAllocator.INSTANCE), settings.maxFrameSize()));
+					.bind(TcpFraming.server(tcp.childOption(ChannelOption.ALLOCATOR, ReassemblingAllocator.INSTANCE), settings.maxFrameSize(),
+							watch));
 			return serve.apply(TcpServer.create().host(endpoint.host()).port(endpoint.port()))
 					.flatMap(channel -> Mono.defer(() -> local(serve, endpoint.host(), channel.address().getPort()))
 							.map(local -> new RSocketServerHandle(channel, local, rejections, peers, counters))

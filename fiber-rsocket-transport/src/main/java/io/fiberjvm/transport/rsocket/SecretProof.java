@@ -24,7 +24,11 @@ final class SecretProof {
 	private static final String VERSION = "fiber1";
 	private static final Duration MAX_SKEW = Duration.ofMinutes(5);
 	private static final int REMEMBERED_NONCES = 100_000;
-	private static final SecureRandom RANDOM = new SecureRandom();
+	/**
+	 * Seeded as the class loads, so a nonce comes from the generator's memory: the platform's default reads the
+	 * entropy device for each one, which is file I/O on a connection's thread.
+	 */
+	private static final SecureRandom RANDOM = seededGenerator();
 
 	private final byte[] secret;
 	private final Map<String, Long> seenNonces = new LinkedHashMap<>(16, 0.75f, false) {
@@ -72,6 +76,18 @@ final class SecretProof {
 			return "the setup frame was replayed";
 		}
 		return null;
+	}
+
+	private static SecureRandom seededGenerator() {
+		SecureRandom generator;
+		try {
+			generator = SecureRandom.getInstance("DRBG");
+		}
+		catch (java.security.NoSuchAlgorithmException unavailable) {
+			generator = new SecureRandom();
+		}
+		generator.nextBytes(new byte[1]);
+		return generator;
 	}
 
 	/** A fresh nonce for the client's hello. */

@@ -1,6 +1,7 @@
 package io.fiberjvm.transport.rsocket;
 
 import java.io.IOException;
+import java.util.function.BiFunction;
 
 import io.netty.channel.epoll.EpollDomainSocketChannel;
 import io.netty.channel.unix.DomainSocketAddress;
@@ -24,6 +25,9 @@ import reactor.netty.tcp.TcpServer;
  */
 final class TcpFraming {
 
+	/** The name of the handler that cuts frames from the bytes read. */
+	private static final String FRAME_DECODER = "fiber.frame-decoder";
+
 	private TcpFraming() {
 	}
 
@@ -44,13 +48,20 @@ final class TcpFraming {
 		};
 	}
 
-	static ServerTransport<ListeningChannel> server(TcpServer server, int maxFrameLength) {
+	/**
+	 * @param watch what the server makes of each connection, given what its peer sends ({@link PeerInput})
+	 */
+	static ServerTransport<ListeningChannel> server(TcpServer server, int maxFrameLength,
+			BiFunction<DuplexConnection, PeerInput, DuplexConnection> watch) {
 		return new ServerTransport<>() {
 			@Override
 			public Mono<ListeningChannel> start(ConnectionAcceptor acceptor) {
 				return server.doOnConnection(connection -> {
+					PeerInput input = new PeerInput();
 					handlers(connection, maxFrameLength);
-					acceptor.apply(new TcpDuplexConnection("server", connection)).then(Mono.<Void>never())
+					connection.channel().pipeline().addBefore(FRAME_DECODER, "fiber.peer-bytes", input.bytesIn())
+							.addAfter(FRAME_DECODER, "fiber.peer-frames", input.framesIn());
+					acceptor.apply(watch.apply(new TcpDuplexConnection("server", connection), input)).then(Mono.<Void>never())
 							.subscribe(connection.disposeSubscriber());
 				}).bind().map(ListeningChannel::new);
 			}
@@ -89,7 +100,7 @@ final class TcpFraming {
 	}
 
 	private static void handlers(Connection connection, int maxFrameLength) {
-		connection.addHandlerLast(decoder(maxFrameLength)).addHandlerLast("fiber.direct-writes", new DirectWrites());
+		connection.addHandlerLast(FRAME_DECODER, decoder(maxFrameLength)).addHandlerLast("fiber.direct-writes", new DirectWrites());
 	}
 
 	private static RSocketLengthCodec decoder(int maxFrameLength) {

@@ -2,6 +2,7 @@ package io.fiberjvm.transport.rsocket;
 
 import java.net.SocketAddress;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 
 import io.netty.buffer.ByteBuf;
@@ -12,34 +13,50 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * A server-side raw connection that reports why it was closed when the peer sent bad input: bytes
- * that are not frames, a frame over the limit, or no setup frame in time; and counts the bytes of the
- * frames it reads and writes.
+ * A server-side raw connection that reports, once, why it was refused or cut off for what its peer sent: a setup
+ * refused, bytes that are not RSocket frames (a first frame that is not a setup frame, a frame cut short by the
+ * close, a frame over the limit, a malformed one), or no whole frame within the first-frame timeout; and counts the
+ * bytes of the frames it reads and writes. A connection whose first frame was a setup that was accepted is not
+ * reported when it closes, nor is one that closes having sent nothing.
  */
 final class WatchedConnection implements DuplexConnection {
 
 	private final DuplexConnection delegate;
+	private final PeerInput input;
 	private final ServerCounters counters;
 	private final BiConsumer<String, String> report;
-	private final Duration firstFrameTimeout;
-	private volatile boolean framed;
-	private volatile boolean reported;
+	private final AtomicBoolean reported = new AtomicBoolean();
 
-	WatchedConnection(DuplexConnection delegate, Duration firstFrameTimeout, ServerCounters counters, BiConsumer<String, String> report) {
+	WatchedConnection(DuplexConnection delegate, PeerInput input, Duration firstFrameTimeout, ServerCounters counters,
+			BiConsumer<String, String> report) {
 		this.delegate = delegate;
+		this.input = input;
 		this.counters = counters;
-		this.firstFrameTimeout = firstFrameTimeout;
 		this.report = report;
-		delegate.onClose().doFinally(signal -> {
-			if (!framed) {
-				report("closed without a frame within " + firstFrameTimeout + " (not an RSocket peer?)");
+		// RSocket closes a connection with no frame in time; what it had sent by then is said below.
+		Mono.delay(firstFrameTimeout).takeUntilOther(delegate.onClose().onErrorComplete()).subscribe(tick -> {
+			if (input.frames() == 0 && input.bytes() == 0) {
+				report("sent nothing within " + firstFrameTimeout + " (not an RSocket peer?)");
 			}
-		}).subscribe(done -> { }, error -> { });
+		});
+		delegate.onClose().doFinally(signal -> closed()).subscribe(done -> { }, error -> { });
+	}
+
+	/** The connection closed: a peer that sent bytes but never a setup frame first is reported. */
+	private void closed() {
+		if (input.setupFirst()) {
+			return;
+		}
+		if (input.frames() > 0) {
+			report("its first frame is not a setup frame (not an RSocket peer?)");
+		}
+		else if (input.bytes() > 0) {
+			report("it sent " + input.bytes() + " bytes and no whole frame (a frame cut short, or not an RSocket peer)");
+		}
 	}
 
 	private void report(String reason) {
-		if (!reported) {
-			reported = true;
+		if (reported.compareAndSet(false, true)) {
 			counters.rejected.increment();
 			report.accept(String.valueOf(delegate.remoteAddress()), reason);
 		}
@@ -48,14 +65,10 @@ final class WatchedConnection implements DuplexConnection {
 	@Override
 	public Flux<ByteBuf> receive() {
 		return delegate.receive()
-				.doOnNext(frame -> {
-					framed = true;
-					counters.bytesReceived.add(frame.readableBytes());
-				})
+				.doOnNext(frame -> counters.bytesReceived.add(frame.readableBytes()))
 				.doOnError(error -> {
 					if (error instanceof java.io.IOException) {
 						// A reset or broken pipe is a peer going away, not bad input.
-						framed = true;
 						return;
 					}
 					report("malformed input: " + describe(error));
