@@ -74,7 +74,9 @@ public final class PoolRecoveryHarness {
 	private static double secondsToRecover(Fiber fiber, int workers, int killSeconds) {
 		FiberPool pool = fiber.pool(workers).name("hunted").open().retry(Retry.indefinitely().filter(WorkerLostException.class::isInstance));
 		AtomicLong lastResult = new AtomicLong();
-		Disposable work = pool.mapUnordered(ONE_MS, Flux.range(0, Integer.MAX_VALUE)).subscribe(x -> lastResult.set(System.nanoTime()));
+		java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+		Disposable work = pool.mapUnordered(ONE_MS, Flux.range(0, Integer.MAX_VALUE))
+				.subscribe(x -> lastResult.set(System.nanoTime()), failed::set);
 		try {
 			pool.apply(ONE_MS, 0).block(LONG);
 			AtomicInteger kills = new AtomicInteger();
@@ -87,7 +89,11 @@ public final class PoolRecoveryHarness {
 			sleep(Duration.ofSeconds(killSeconds));
 			killer.dispose();
 			long stopped = System.nanoTime();
+			long deadline = stopped + LONG.toNanos();
 			while (lastResult.get() < stopped) {
+				if (failed.get() != null || System.nanoTime() > deadline) {
+					throw new IllegalStateException("the pool did not recover within " + LONG, failed.get());
+				}
 				sleep(Duration.ofMillis(5));
 			}
 			System.out.printf(Locale.ROOT, "  %d kills in %d s; workers lost %d%n", kills.get(), killSeconds, pool.stats().workersLost());

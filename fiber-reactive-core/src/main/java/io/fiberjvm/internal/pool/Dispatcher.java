@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -145,20 +146,20 @@ final class Dispatcher {
 
 	/**
 	 * Workers fail to start, for {@code why}, and no session takes tasks: every queued task fails with it, and so does
-	 * every task submitted, until a session opens. Nothing changes while a session takes tasks: the pool goes on with
-	 * it, and the fleet says so again at its next failed start. Returns the failing of the queued tasks' callers, to
-	 * run once the caller has released its own lock.
+	 * every task submitted, until a session opens. Nothing changes while a session takes tasks, or when
+	 * {@code stillSo} says a worker was admitted since (its session opens next): the pool goes on with it, and the
+	 * fleet says so again at its next failed start.
 	 */
-	Runnable cannotStart(WorkerStartException why) {
+	void cannotStart(WorkerStartException why, BooleanSupplier stillSo) {
 		List<Task> failing;
 		synchronized (this) {
-			if (terminated || anyTaking()) {
-				return () -> { };
+			if (terminated || anyTaking() || !stillSo.getAsBoolean()) {
+				return;
 			}
 			cannotStart = why;
 			failing = drainQueue();
 		}
-		return () -> failAll(failing, why);
+		failAll(failing, why);
 	}
 
 	/** Each caller's own error, so that what a caller's operators add to it stays that caller's. */
@@ -336,7 +337,9 @@ final class Dispatcher {
 				if (session.ended) {
 					continue;
 				}
-				sharedDeath(session);
+				if (!tell) {
+					sharedDeath(session);
+				}
 				session.ended = true;
 				ended.add(session);
 				sessions.remove(session.worker, session);
@@ -382,11 +385,15 @@ final class Dispatcher {
 	}
 
 	/**
-	 * Under the lock, as {@code session} ends: when the sessions of its process, those not ended yet, hold more than one
-	 * unanswered task together, each is marked as having shared a death, since the process may have died of any of
-	 * those tasks, whichever session held it.
+	 * Under the lock, as {@code session} ends with its process or connection gone: when it held tasks and the sessions
+	 * of its process, those not ended yet, hold more than one unanswered task together, each is marked as having
+	 * shared a death, since the process may have died of any of those tasks, whichever session held it. A session
+	 * that ends holding nothing (a retired one, say) marks none.
 	 */
 	private void sharedDeath(WorkerSession session) {
+		if (session.pending.isEmpty()) {
+			return;
+		}
 		List<WorkerSession> process = hosts.getOrDefault(session.host, List.of(session));
 		int held = 0;
 		for (WorkerSession sibling : process) {
@@ -572,9 +579,9 @@ final class Dispatcher {
 	}
 
 	/**
-	 * Under the lock: whether the process of {@code session} may be handed {@code head} there: a task that goes alone
-	 * only to a process whose workers hold nothing, and nothing to a process one of whose workers holds such a task,
-	 * so a process that dies holding it held nothing else.
+	 * Under the lock: whether the process of {@code session} may be handed {@code head} there: a suspect only to a
+	 * process whose workers hold nothing, and nothing to a process one of whose workers holds a suspect, so a process
+	 * that dies holding one held nothing else.
 	 */
 	private boolean processAllows(WorkerSession session, Task head) {
 		List<WorkerSession> process = hosts.get(session.host);
@@ -582,7 +589,7 @@ final class Dispatcher {
 			return true;
 		}
 		for (WorkerSession sibling : process) {
-			if (sibling != session && !sibling.chunks.isEmpty() && (head.alone() || sibling.holdsAlone())) {
+			if (sibling != session && !sibling.chunks.isEmpty() && (head.isolated() || sibling.holdsIsolated())) {
 				return false;
 			}
 		}

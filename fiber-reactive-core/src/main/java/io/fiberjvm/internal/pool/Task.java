@@ -64,6 +64,14 @@ final class Task {
 		return stream != null || !idempotent || suspect || attempt > 1;
 	}
 
+	/**
+	 * Whether it goes, alone, only to a JVM whose workers all hold nothing, and that JVM takes nothing more while it
+	 * holds it: a suspect, whose worker's death must be its own to be charged. Other lone tasks keep only their worker.
+	 */
+	boolean isolated() {
+		return suspect;
+	}
+
 	int size() {
 		return arg == null ? 16 : arg.remaining() + 16;
 	}

@@ -70,6 +70,8 @@ final class WorkerFleet {
 	private int failures;
 	/** Processes killed while starting since a worker last connected. */
 	private int killedStarting;
+	/** Workers admitted so far; read without the lock by the dispatcher, to know whether one came since. */
+	private volatile long admissions;
 	private @Nullable Throwable lastStartError;
 	private boolean restartScheduled;
 	private long started;
@@ -222,10 +224,13 @@ final class WorkerFleet {
 	}
 
 	private void started(WorkerHost host, FiberProcess process) {
+		boolean timedOut;
 		synchronized (this) {
 			host.process = process;
+			timedOut = host.startError instanceof ProcessFailedException fleetTimeout && fleetTimeout.exitCode() == -1 && host.starting();
 		}
-		if (unwanted(host)) {
+		// Its start timed out before the backend handed it over: it is stopped now.
+		if (unwanted(host) || timedOut) {
 			process.terminate().subscribe(done -> { }, error -> { });
 		}
 		// join() completes empty on exit code 0 and fails with the remote error otherwise.
@@ -252,7 +257,8 @@ final class WorkerFleet {
 		boolean startFailed;
 		boolean killed;
 		int killedInARow;
-		Runnable giveUp = () -> { };
+		@Nullable WorkerStartException giveUp = null;
+		long admittedThen;
 		synchronized (this) {
 			boolean replacing = lifecycle.replacesWorkers();
 			for (Slot slot : host.slots) {
@@ -281,16 +287,19 @@ final class WorkerFleet {
 						: error != null ? error : new FiberException("worker process " + host.name + " ended before it connected: " + why);
 				lastStartError = failure;
 				if (failures >= startFailureLimit) {
-					// Under this lock, so a worker admitted since cannot be overtaken by it.
-					giveUp = dispatcher.cannotStart(new WorkerStartException(pool, failures, failure));
+					giveUp = new WorkerStartException(pool, failures, failure);
 				}
 			}
 			last = !replacing && slots.isEmpty();
+			admittedThen = admissions;
 		}
 		if (!lostHere.isEmpty()) {
 			report(host, lostHere, why, error, startFailed, killedInARow);
 		}
-		giveUp.run();
+		if (giveUp != null) {
+			// A worker admitted since opens its session next: then the pool does not give up.
+			dispatcher.cannotStart(giveUp, () -> admissions == admittedThen);
+		}
 		dispatcher.exited(dispatcher.sessions(gone.stream().map(slot -> slot.name).toList()), why);
 		ensureWorkers();
 		if (last) {
@@ -337,13 +346,15 @@ final class WorkerFleet {
 	/** A worker's session arrives: whether it is one of ours, to take tasks. */
 	synchronized Admission admit(String worker) {
 		Slot slot = slots.get(worker);
-		if (slot == null || lifecycle.isTerminated()) {
+		// A worker of a process being stopped would take tasks it cannot finish.
+		if (slot == null || lifecycle.isTerminated() || slot.host.stopping) {
 			return Admission.UNKNOWN;
 		}
 		if (slot.retiring) {
 			return Admission.RETIRED;
 		}
 		slot.attached = true;
+		admissions++;
 		// Workers can start: the next replacement needs no delay.
 		failures = 0;
 		killedStarting = 0;
@@ -375,6 +386,7 @@ final class WorkerFleet {
 			// A retiring worker's session may end; its process goes only once none of its workers is wanted.
 			if (slot != null && (!slot.retiring || (failed && slot.host.retiring()))) {
 				process = slot.host.process;
+				slot.host.stopping = true;
 				slot.host.slots.stream().filter(sibling -> sibling != slot).forEach(sibling -> siblings.add(sibling.name));
 			}
 		}

@@ -33,6 +33,8 @@ final class WorkerHost {
 	boolean launched;
 	/** Why it did not come to run its target, as its process said: a start timeout, or an end before connecting. */
 	@Nullable Throwable startError;
+	/** Whether it is being stopped because one of its workers' sessions failed: its other workers are not admitted. */
+	boolean stopping;
 
 	WorkerHost(String name) {
 		this.name = name;

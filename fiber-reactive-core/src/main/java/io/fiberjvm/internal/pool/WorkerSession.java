@@ -21,6 +21,11 @@ final class WorkerSession {
 		boolean alone() {
 			return tasks.length == 1 && tasks[0].alone();
 		}
+
+		/** Whether its JVM takes nothing more while it holds it. */
+		boolean isolated() {
+			return tasks.length == 1 && tasks[0].isolated();
+		}
 	}
 
 	final String worker;
@@ -36,7 +41,10 @@ final class WorkerSession {
 	/** How its process ended, which its lost tasks' errors say; null while it runs. */
 	@Nullable String exitReason;
 	boolean ended;
-	/** Set when its process may have died of a task another of its workers held: none of its tasks is charged then. */
+	/**
+	 * Set when a session of its process died holding tasks while the process's sessions held more than one between
+	 * them: the process may have died of a task another of its workers held, so none of its tasks is charged.
+	 */
 	boolean sharedDeath;
 
 	WorkerSession(String worker, String host, FluxSink<byte[]> out) {
@@ -55,6 +63,11 @@ final class WorkerSession {
 	/** Whether it holds a task that goes alone. */
 	boolean holdsAlone() {
 		return !chunks.isEmpty() && (chunks.peekFirst().alone() || chunks.peekLast().alone());
+	}
+
+	/** Whether it holds a task that has its JVM to itself. */
+	boolean holdsIsolated() {
+		return !chunks.isEmpty() && (chunks.peekFirst().isolated() || chunks.peekLast().isolated());
 	}
 
 	@Override

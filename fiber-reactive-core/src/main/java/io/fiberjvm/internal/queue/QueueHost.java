@@ -418,25 +418,31 @@ final class QueueHost implements QueueChannel {
 		return least;
 	}
 
-	/** Under the lock: a dispatch when the first consumer now holding the others back will count as stalled. */
+	/**
+	 * Under the lock: a dispatch when the first consumer now holding the others back (holding items, and not stalled
+	 * yet) will count as stalled.
+	 */
 	private void scheduleRecheck(long now) {
 		long first = Long.MAX_VALUE;
 		for (Consumer consumer : consumers) {
-			if (!consumer.canTake() && !consumer.handedOut.isEmpty()) {
-				first = Math.min(first, consumer.lastAck + STALL.toMillis());
+			long stalls = consumer.lastAck + STALL.toMillis();
+			if (!consumer.canTake() && !consumer.handedOut.isEmpty() && stalls > now) {
+				first = Math.min(first, stalls);
 			}
 		}
-		if (first < recheckAt) {
-			recheckAt = first;
-			Mono.delay(Duration.ofMillis(Math.max(0, first - now))).subscribe(tick -> recheck());
+		if (first != Long.MAX_VALUE && first < recheckAt) {
+			long due = first;
+			recheckAt = due;
+			Mono.delay(Duration.ofMillis(due - now)).subscribe(tick -> recheck(due));
 		}
 	}
 
 	/** A consumer that held the others back may have stalled since: hand out what waits. */
-	private void recheck() {
+	private void recheck(long due) {
 		List<Runnable> after = new ArrayList<>();
 		synchronized (this) {
-			if (now() >= recheckAt) {
+			// Whatever the clock says now: a clock set back must not leave a recheck pending that never comes.
+			if (recheckAt == due) {
 				recheckAt = Long.MAX_VALUE;
 			}
 			admit(after);

@@ -291,7 +291,7 @@ class DispatcherTest {
 		List<Throwable> errors = new CopyOnWriteArrayList<>();
 		submit(tasks).subscribe(v -> { }, errors::add);
 		WorkerStartException why = new WorkerStartException("p", 3, new IllegalStateException("no main class"));
-		dispatcher.cannotStart(why).run();
+		dispatcher.cannotStart(why, () -> true);
 		assertThat(errors).singleElement().satisfies(e -> startFailure(e, why));
 		submit(tasks).subscribe(v -> { }, errors::add);
 		assertThat(errors).as("a new call fails at once").hasSize(2).allSatisfy(e -> startFailure(e, why));
@@ -307,20 +307,55 @@ class DispatcherTest {
 
 		// A failing start while a worker takes tasks changes nothing, even once that worker is gone: the fleet says it
 		// again at its next failed start, and only then do the waiting calls fail.
-		dispatcher.cannotStart(why).run();
+		dispatcher.cannotStart(why, () -> true);
 		submit(tasks).subscribe(results::add, errors::add);
 		assertThat(a.chunks).as("task 4 running, task 5 prefetched").hasSize(3);
 		assertThat(errors).hasSize(2);
 		dispatcher.lost(a.session, "it was killed");
 		assertThat(errors).hasSize(2);
 		assertThat(dispatcher.counters()[1]).as("back in the queue, uncharged").isEqualTo(2);
-		dispatcher.cannotStart(why).run();
+		dispatcher.cannotStart(why, () -> true);
 		assertThat(errors).hasSize(4).allSatisfy(e -> startFailure(e, why));
 		assertThat(dispatcher.counters()[1]).isZero();
 	}
 
 	private static void startFailure(Throwable error, WorkerStartException why) {
 		assertThat(error).isInstanceOf(WorkerStartException.class).hasMessage(why.getMessage()).hasCause(why.getCause());
+	}
+
+	@Test
+	void aRetryHoldsItsWorkerAloneButNotTheOtherWorkersOfItsJvm() {
+		FakeWorker a1 = new FakeWorker("a1", "a");
+		FakeWorker a2 = new FakeWorker("a2", "a");
+		Mono.create(sink -> dispatcher.submit(new Task(99, function, null, new TaskName("map", 0, function), 2, 0, true, TaskSink.of(sink))))
+				.subscribe();
+		List<Task> tasks = new ArrayList<>();
+		submit(tasks).subscribe();
+		assertThat(a1.chunks.size() + a2.chunks.size()).as("the retry on one worker, the next task on the other").isEqualTo(2);
+	}
+
+	@Test
+	void aStartFailureThatAWorkerAdmittedSinceMadeVoidFailsNothing() {
+		List<Task> tasks = new ArrayList<>();
+		List<Throwable> errors = new CopyOnWriteArrayList<>();
+		submit(tasks).subscribe(v -> { }, errors::add);
+		dispatcher.cannotStart(new WorkerStartException("p", 3, new IllegalStateException("no main class")), () -> false);
+		assertThat(errors).isEmpty();
+		assertThat(dispatcher.counters()[1]).isEqualTo(1);
+	}
+
+	@Test
+	void aRetiredWorkerEndingWhileItsSiblingsHoldTasksLeavesThemChargeableAlone() {
+		FakeWorker a1 = new FakeWorker("a1", "a");
+		FakeWorker a2 = new FakeWorker("a2", "a");
+		List<Task> tasks = new ArrayList<>();
+		List<Throwable> errors = new CopyOnWriteArrayList<>();
+		submit(tasks).subscribe(v -> { }, errors::add);
+		assertThat(a1.chunks).hasSize(1);
+		// a2 holds nothing and ends (retired, say): a1 is not marked, so its death is its own.
+		dispatcher.gone(List.of(a2.session), "it ended its session");
+		dispatcher.gone(List.of(a1.session), "it exited with code 137");
+		assertThat(errors).singleElement().isInstanceOf(WorkerLostException.class);
 	}
 
 	@Test

@@ -26,23 +26,23 @@ final class WatchedConnection implements DuplexConnection {
 	private final ServerCounters counters;
 	private final BiConsumer<String, String> report;
 	private final AtomicBoolean reported = new AtomicBoolean();
+	private final Duration firstFrameTimeout;
+	private final long opened = System.nanoTime();
 
 	WatchedConnection(DuplexConnection delegate, PeerInput input, Duration firstFrameTimeout, ServerCounters counters,
 			BiConsumer<String, String> report) {
 		this.delegate = delegate;
 		this.input = input;
+		this.firstFrameTimeout = firstFrameTimeout;
 		this.counters = counters;
 		this.report = report;
-		// RSocket closes a connection with no frame in time; what it had sent by then is said below.
-		Mono.delay(firstFrameTimeout).takeUntilOther(delegate.onClose().onErrorComplete()).subscribe(tick -> {
-			if (input.frames() == 0 && input.bytes() == 0) {
-				report("sent nothing within " + firstFrameTimeout + " (not an RSocket peer?)");
-			}
-		});
 		delegate.onClose().doFinally(signal -> closed()).subscribe(done -> { }, error -> { });
 	}
 
-	/** The connection closed: a peer that sent bytes but never a setup frame first is reported. */
+	/**
+	 * The connection closed: a peer that sent bytes but never a setup frame first is reported, and so is one that
+	 * sent nothing for as long as the first-frame timeout, after which RSocket closes it.
+	 */
 	private void closed() {
 		if (input.setupFirst()) {
 			return;
@@ -52,6 +52,9 @@ final class WatchedConnection implements DuplexConnection {
 		}
 		else if (input.bytes() > 0) {
 			report("it sent " + input.bytes() + " bytes and no whole frame (a frame cut short, or not an RSocket peer)");
+		}
+		else if (System.nanoTime() - opened >= firstFrameTimeout.toNanos()) {
+			report("it sent nothing within " + firstFrameTimeout + " (not an RSocket peer?)");
 		}
 	}
 

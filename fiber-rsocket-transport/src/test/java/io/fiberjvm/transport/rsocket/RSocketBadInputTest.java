@@ -124,6 +124,12 @@ class RSocketBadInputTest {
 			StepVerifier.create(raw.requestResponse(DefaultPayload.create("hi", "echo"))).expectError().verify(Duration.ofSeconds(10));
 			raw.dispose();
 		}
+		// A connection that sends nothing is cut off at the first-frame timeout, and counted then.
+		try (Socket silent = new Socket(server.address().host(), server.address().port())) {
+			silent.setSoTimeout(15_000);
+			assertClosedByServer(silent.getInputStream());
+		}
+		bad++;
 		int expected = bad;
 		await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(server.stats().rejected())
 				.as("rejected: %s", rejected.stream().collect(java.util.stream.Collectors.groupingBy(r -> r.reason() + " " + r.remoteAddress().replaceAll(":[0-9]+", ""), java.util.stream.Collectors.counting()))).isEqualTo(expected));
