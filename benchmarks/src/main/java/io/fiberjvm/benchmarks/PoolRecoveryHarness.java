@@ -81,7 +81,8 @@ public final class PoolRecoveryHarness {
 			pool.apply(ONE_MS, 0).block(LONG);
 			AtomicInteger kills = new AtomicInteger();
 			Disposable killer = Flux.interval(Duration.ZERO, Duration.ofMillis(300), Schedulers.boundedElastic())
-					.subscribe(tick -> ProcessHandle.current().children().forEach(child -> {
+					.subscribe(tick -> ProcessHandle.current().children()
+							.filter(child -> child.info().command().map(command -> command.endsWith("/java")).orElse(false)).forEach(child -> {
 						if (child.destroyForcibly()) {
 							kills.incrementAndGet();
 						}

@@ -15,6 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.FluxSink;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import io.fiberjvm.internal.frames.Answer;
 import io.fiberjvm.internal.frames.ChunkFrame;
@@ -477,7 +478,8 @@ final class Dispatcher {
 				session.exitReason = why;
 			}
 		}
-		Mono.delay(EXIT_DRAIN).subscribe(tick -> gone(exiting, why));
+		// Ending sessions completes callers, whose code may block: not on a timer thread.
+		Mono.delay(EXIT_DRAIN, Schedulers.boundedElastic()).subscribe(tick -> gone(exiting, why));
 	}
 
 	/** The worker takes no new chunk, and its session ends once it has answered what it holds. */

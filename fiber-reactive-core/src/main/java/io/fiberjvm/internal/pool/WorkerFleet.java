@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import io.fiberjvm.FiberException;
 import io.fiberjvm.FiberProcess;
@@ -116,7 +117,8 @@ final class WorkerFleet {
 			if (failures > 0 && lastFailure != null) {
 				if (!restartScheduled) {
 					restartScheduled = true;
-					backoff.after(failures, lastFailure).subscribe(tick -> restartOne());
+					// Starting a process is blocking work: not on the timer's own thread, which RSocket's keep-alives share.
+					backoff.after(failures, lastFailure).publishOn(Schedulers.boundedElastic()).subscribe(tick -> restartOne());
 				}
 				return;
 			}
@@ -180,7 +182,7 @@ final class WorkerFleet {
 		List<String> workers = host.slots.stream().map(slot -> slot.name).toList();
 		// The process's own start timeout ends when it has fetched its target; a reused JVM has none, and the
 		// initializer runs after it: this one runs until a worker connects.
-		Mono.delay(startTimeout).subscribe(tick -> startTimedOut(host));
+		Mono.delay(startTimeout, Schedulers.boundedElastic()).subscribe(tick -> startTimedOut(host));
 		runtime.startReusable(workerTarget.apply(workers), host.name, resources).subscribe(process -> {
 			started(host, process);
 			Mono.firstWithSignal(process.onRunning(), process.onExit().then()).subscribe(null, error -> {

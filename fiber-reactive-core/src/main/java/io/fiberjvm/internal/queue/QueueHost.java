@@ -433,7 +433,8 @@ final class QueueHost implements QueueChannel {
 		if (first != Long.MAX_VALUE && first < recheckAt) {
 			long due = first;
 			recheckAt = due;
-			Mono.delay(Duration.ofMillis(due - now)).subscribe(tick -> recheck(due));
+			// A dispatch completes waiting puts, whose callers' code may block: not on a timer thread.
+			Mono.delay(Duration.ofMillis(due - now), Schedulers.boundedElastic()).subscribe(tick -> recheck(due));
 		}
 	}
 
