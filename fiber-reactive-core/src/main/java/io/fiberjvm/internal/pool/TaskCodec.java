@@ -105,7 +105,7 @@ final class TaskCodec {
 	}
 
 	/** Completes a task's caller from its attempt's outcome: the result read back, the remote error, or the loss. */
-	void complete(Task task, Dispatcher.Outcome outcome) {
+	void complete(Task task, Outcome outcome) {
 		try {
 			Answer answer = outcome.answer();
 			if (answer == null) {

@@ -1,9 +1,14 @@
 package io.fiberjvm.internal.pool;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.FluxSink;
+
+import io.fiberjvm.internal.frames.ChunkFrame;
 
 /**
  * The parent's side of one worker's session, guarded by the dispatcher's lock: the pending table
@@ -12,19 +17,29 @@ import reactor.core.publisher.FluxSink;
 final class WorkerSession {
 
 	/**
+	 * What a lost worker's death costs the tasks it held.
+	 *
+	 * @param held the tasks it held unanswered, cancelled ones included
+	 * @param charged those charged an attempt for the death
+	 * @param back those to queue again without using an attempt, each now a suspect
+	 */
+	record Blame(int held, List<Task> charged, List<Task> back) {
+	}
+
+	/**
 	 * A chunk sent and not finished: its function, to time when it ends, and its tasks in the order they run, to
 	 * know which ones a lost worker was running.
 	 */
-	record SentChunk(ShippedFunction function, Task[] tasks) {
+	record SentChunk(ShippedFunction function, List<Task> tasks) {
 
 		/** Whether its worker takes nothing more while it holds it. */
 		boolean alone() {
-			return tasks.length == 1 && tasks[0].alone();
+			return tasks.size() == 1 && tasks.get(0).alone();
 		}
 
 		/** Whether its JVM takes nothing more while it holds it. */
 		boolean isolated() {
-			return tasks.length == 1 && tasks[0].isolated();
+			return tasks.size() == 1 && tasks.get(0).isolated();
 		}
 	}
 
@@ -73,5 +88,99 @@ final class WorkerSession {
 	@Override
 	public String toString() {
 		return worker;
+	}
+
+	/** Its worker finished the chunk it ran, in {@code elapsedNanos}: the function is timed; a retiring session holding nothing ends. */
+	void chunkEnded(long elapsedNanos) {
+		SentChunk chunk = chunks.poll();
+		if (chunk != null) {
+			chunk.function().record(elapsedNanos, chunk.tasks().size());
+		}
+		endIfRetired();
+	}
+
+	/** It takes no new chunk, and ends once it has answered what it holds. */
+	void retire() {
+		retiring = true;
+		endIfRetired();
+	}
+
+	private void endIfRetired() {
+		if (retiring && chunks.isEmpty()) {
+			out.complete();
+		}
+	}
+
+	/**
+	 * As the session ends with tasks unanswered: which of them its worker's death is charged to.
+	 *
+	 * <p>A worker that held one unanswered task, in a process whose other workers held none, was running it, and is
+	 * charged with it. One that held several, or whose process's workers did together ({@link #sharedDeath}), may
+	 * have died of any of them: the answers it sent last may have died with it, unsent, and it may have started its
+	 * next chunk. So none is charged: each goes back as a suspect, which runs {@link Task#alone()}, to be charged only
+	 * for a death of its own. A task that may not run twice is charged whenever it may have run. A cancelled task
+	 * counts among those held, and is neither charged nor sent back.
+	 */
+	Blame blame() {
+		List<Task> held = new ArrayList<>();
+		for (SentChunk chunk : chunks) {
+			for (Task task : chunk.tasks()) {
+				if (pending.get(task.id) == task) {
+					task.runningOn = null;
+					held.add(task);
+				}
+			}
+		}
+		boolean known = held.size() == 1 && !sharedDeath;
+		List<Task> charged = new ArrayList<>(1);
+		List<Task> back = new ArrayList<>();
+		for (Task task : held) {
+			if (task.cancelled) {
+				continue;
+			}
+			if (known || !task.idempotent) {
+				charged.add(task);
+			}
+			else {
+				task.suspect = true;
+				back.add(task);
+			}
+		}
+		return new Blame(held.size(), charged, back);
+	}
+
+	/**
+	 * Takes up to {@code size} tasks of {@code function} from the head of {@code queue}, and of at most
+	 * {@code chunkBytes} of arguments (one task alone however large), and sends them as a chunk; returns how many.
+	 */
+	int send(TaskQueue queue, ShippedFunction function, int size, int chunkBytes) {
+		List<ChunkFrame.Task> tasks = new ArrayList<>(Math.min(size, 64));
+		List<Task> sent = new ArrayList<>(Math.min(size, 64));
+		boolean known = functions.get(function.id) != null;
+		// The function's bytes count against the frame when they travel with this chunk.
+		long bytes = known ? 0 : function.bytes.length;
+		while (tasks.size() < size) {
+			Task task = queue.head();
+			if (task == null || !tasks.isEmpty() && (task.function != function || task.alone() || bytes + task.size() > chunkBytes)) {
+				break;
+			}
+			queue.takeHead();
+			task.runningOn = this;
+			bytes += task.size();
+			pending.put(task);
+			sent.add(task);
+			// Only a first attempt is framed in its argument's own array: an earlier attempt's frame may still be on
+			// its way out of a connection, and a read-only view is copied into a frame of its own.
+			ByteBuffer arg = task.arg;
+			tasks.add(new ChunkFrame.Task(task.id, arg == null || task.attempt == 1 ? arg : arg.asReadOnlyBuffer()));
+		}
+		if (!known) {
+			functions.put(function.id, Boolean.TRUE);
+		}
+		chunks.add(new SentChunk(function, sent));
+		// The pattern matters only to a worker reading the function, so it travels with the function's bytes.
+		out.next(known ? new ChunkFrame(function.id, null, List.of(), tasks).encode()
+				: new ChunkFrame(function.id, function.bytes, List.of(function.allow), tasks).encode());
+		return sent.size();
 	}
 }

@@ -41,8 +41,8 @@ class TaskCodecTest {
 		Object result = worker.readFunction(shipped.bytes, List.of(shipped.allow)).apply(worker.readArgument(new ChunkFrame.Task(1, argument)));
 		Answer answer = worker.result(11, result);
 		assertThat(answer.id()).isEqualTo(11);
-		StepVerifier.create(complete(shipped, name, new Dispatcher.Outcome("w1", answer, null))).expectNext(49).verifyComplete();
-		StepVerifier.create(complete(shipped, name, new Dispatcher.Outcome("w1", worker.result(12, null), null))).verifyComplete();
+		StepVerifier.create(complete(shipped, name, new Outcome("w1", answer, null))).expectNext(49).verifyComplete();
+		StepVerifier.create(complete(shipped, name, new Outcome("w1", worker.result(12, null), null))).verifyComplete();
 	}
 
 	@Test
@@ -51,7 +51,7 @@ class TaskCodecTest {
 		ShippedFunction shipped = pool.ship(fn, fn.getClass());
 		TaskName name = new TaskName("apply", -1, shipped);
 		Answer failed = worker.failure(4, new IllegalStateException("no such simulator"));
-		StepVerifier.create(complete(shipped, name, new Dispatcher.Outcome("w2", failed, null)))
+		StepVerifier.create(complete(shipped, name, new Outcome("w2", failed, null)))
 				.expectErrorSatisfies(e -> assertThat(e).isInstanceOfSatisfying(TaskFailedException.class, failure -> {
 					assertThat(failure.worker()).isEqualTo("w2");
 					assertThat(failure.task()).startsWith("apply(");
@@ -60,7 +60,7 @@ class TaskCodecTest {
 				}))
 				.verify();
 		WorkerLostException lost = new WorkerLostException(name.toString(), "w2", "it was killed");
-		StepVerifier.create(complete(shipped, name, new Dispatcher.Outcome("w2", null, lost))).expectErrorMatches(e -> e == lost).verify();
+		StepVerifier.create(complete(shipped, name, new Outcome("w2", null, lost))).expectErrorMatches(e -> e == lost).verify();
 	}
 
 	@Test
@@ -93,7 +93,7 @@ class TaskCodecTest {
 		ShippedFunction shipped = pool.ship(fn, fn.getClass());
 		TaskName name = new TaskName("map", 2, shipped);
 		Answer unreadable = Answer.of(5, new byte[] {1, 0, 0});
-		StepVerifier.create(complete(shipped, name, new Dispatcher.Outcome("w1", unreadable, null)))
+		StepVerifier.create(complete(shipped, name, new Outcome("w1", unreadable, null)))
 				.expectErrorSatisfies(e -> assertThat(e).isInstanceOf(CodecException.class)
 						.hasMessageContaining("the result of element 2 of map(").hasMessageContaining("int takes 4 bytes"))
 				.verify();
@@ -111,14 +111,14 @@ class TaskCodecTest {
 			double[] large = new double[LargeDecoding.LARGE / 8 + 1];
 			large[large.length - 1] = 42;
 			Answer answer = worker.result(3, large);
-			StepVerifier.create(complete(shipped, name, new Dispatcher.Outcome("w1", answer, null))
+			StepVerifier.create(complete(shipped, name, new Outcome("w1", answer, null))
 					.map(result -> Thread.currentThread().getName() + ":" + ((double[]) result)[large.length - 1])
 					.subscribeOn(connectionLike))
 					.assertNext(seen -> assertThat(seen).startsWith("boundedElastic").endsWith(":42.0"))
 					.verifyComplete();
 			byte[] unreadable = new byte[LargeDecoding.LARGE + 3];
 			unreadable[0] = 1;
-			StepVerifier.create(complete(shipped, name, new Dispatcher.Outcome("w1", Answer.of(4, unreadable), null))
+			StepVerifier.create(complete(shipped, name, new Outcome("w1", Answer.of(4, unreadable), null))
 					.subscribeOn(connectionLike))
 					.expectErrorSatisfies(e -> assertThat(e).isInstanceOf(CodecException.class).hasMessageContaining("the result of apply("))
 					.verify(java.time.Duration.ofSeconds(20));
@@ -185,10 +185,10 @@ class TaskCodecTest {
 	};
 
 	private static void completeOn(TaskCodec codec, Task task, Answer answer) {
-		codec.complete(task, new Dispatcher.Outcome("w1", answer, null));
+		codec.complete(task, new Outcome("w1", answer, null));
 	}
 
-	private Mono<Object> complete(ShippedFunction shipped, TaskName name, Dispatcher.Outcome outcome) {
+	private Mono<Object> complete(ShippedFunction shipped, TaskName name, Outcome outcome) {
 		return Mono.create(sink -> pool.complete(new Task(1, shipped, null, name, 1, 0, true, TaskSink.of(sink)), outcome));
 	}
 }
