@@ -2,9 +2,7 @@ package io.fiberjvm.internal.pool;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
@@ -13,7 +11,6 @@ import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
-import io.fiberjvm.FiberException;
 import io.fiberjvm.FiberProcess;
 import io.fiberjvm.ProcessFailedException;
 import io.fiberjvm.ResourceSpec;
@@ -30,12 +27,12 @@ import io.fiberjvm.runtime.RuntimeContext;
  * processes at once), replaces lost ones, resizes, and retires them. A worker is a slot in a process; a process
  * hosts one or more and they share its fate.
  *
- * <p>A process that fails to start (it ends before any of its workers connects, other than killed by SIGKILL or
- * SIGTERM, or none of its workers connects within the start timeout) counts toward a backoff: after consecutive failed
- * starts the next process starts alone, after a jittered, growing delay, and after {@code worker-start-failures} of
- * them, with no worker taking tasks, the dispatcher fails its calls until one does. A worker that connects resets
- * the count. A process killed while starting is an outside hand, not a broken worker: it is replaced as if it had
- * not started, at once unless earlier starts failed.
+ * <p>A process that fails to start ({@link WorkerStarts} says which do) counts toward a backoff: after consecutive
+ * failed starts the next process starts alone, after a jittered, growing delay, and after
+ * {@code worker-start-failures} of them, with no worker taking tasks, the dispatcher fails its calls until one does.
+ * A worker that connects resets the count. A process killed while starting is replaced as if it had not started, at
+ * once unless earlier starts failed. None of its workers connecting within the start timeout of its launch is a
+ * failed start, and the process is stopped.
  */
 final class WorkerFleet {
 
@@ -53,35 +50,19 @@ final class WorkerFleet {
 	private final ResourceSpec resources;
 	/** The target of a worker process, given the names of the workers it hosts. */
 	private final Function<List<String>, ProcessTarget> workerTarget;
-	private final RestartBackoff backoff;
 	private final Dispatcher dispatcher;
 	private final PoolLifecycle lifecycle;
 	/** Told, outside the lock, when the last worker of a pool that replaces none has ended. */
 	private final Runnable allEnded;
 	private final StartLimit startLimit;
-	/** Failed starts in a row after which a pool with no worker fails its calls. */
-	private final int startFailureLimit;
+	private final WorkerStarts starts;
 	/** How long a process may take from its launch until one of its workers connects. */
 	private final java.time.Duration startTimeout;
 
 	// Guarded by this.
-	private final Map<String, Slot> slots = new LinkedHashMap<>();
+	private final WorkerSlots slots;
 	private int wanted;
-	/** Failed starts since a worker last connected, and the last one's error. */
-	private int failures;
-	/** Processes killed while starting since a worker last connected. */
-	private int killedStarting;
-	/** Workers admitted so far; read without the lock by the dispatcher, to know whether one came since. */
-	private volatile long admissions;
-	private @Nullable Throwable lastStartError;
 	private boolean restartScheduled;
-	private long started;
-	private long lost;
-	private long replaced;
-	/** Lost workers not yet replaced. */
-	private long toReplace;
-	private int workerCounter;
-	private int hostCounter;
 
 	WorkerFleet(RuntimeContext runtime, String pool, int size, int perProcess, ResourceSpec resources,
 			Function<List<String>, ProcessTarget> workerTarget, RestartBackoff backoff, Dispatcher dispatcher,
@@ -92,13 +73,13 @@ final class WorkerFleet {
 		this.perProcess = perProcess;
 		this.resources = resources;
 		this.workerTarget = workerTarget;
-		this.backoff = backoff;
 		this.dispatcher = dispatcher;
 		this.lifecycle = lifecycle;
 		this.allEnded = allEnded;
 		this.startLimit = new StartLimit(runtime.jobsRunOnThisMachine()
 				? STARTS_PER_CORE * Math.max(1, Runtime.getRuntime().availableProcessors()) : 64);
-		this.startFailureLimit = runtime.config().get(ConfigKeys.WORKER_START_FAILURES);
+		this.slots = new WorkerSlots(pool, perProcess);
+		this.starts = new WorkerStarts(pool, runtime.config().get(ConfigKeys.WORKER_START_FAILURES), backoff);
 		this.startTimeout = runtime.config().get(ConfigKeys.START_TIMEOUT);
 	}
 
@@ -109,21 +90,21 @@ final class WorkerFleet {
 			if (!lifecycle.replacesWorkers()) {
 				return;
 			}
-			long missing = missing();
+			long missing = slots.missing(wanted);
 			if (missing <= 0) {
 				return;
 			}
-			Throwable lastFailure = lastStartError;
-			if (failures > 0 && lastFailure != null) {
+			Mono<Long> delay = starts.nextStartDelay();
+			if (delay != null) {
 				if (!restartScheduled) {
 					restartScheduled = true;
 					// Starting a process is blocking work: not on the timer's own thread, which RSocket's keep-alives share.
-					backoff.after(failures, lastFailure).publishOn(Schedulers.boundedElastic()).subscribe(tick -> restartOne());
+					delay.publishOn(Schedulers.boundedElastic()).subscribe(tick -> restartOne());
 				}
 				return;
 			}
 			while (missing > 0) {
-				WorkerHost host = newHost((int) Math.min(missing, perProcess));
+				WorkerHost host = slots.newHost((int) Math.min(missing, perProcess));
 				missing -= host.slots.size();
 				toStart.add(host);
 			}
@@ -135,37 +116,12 @@ final class WorkerFleet {
 		WorkerHost host;
 		synchronized (this) {
 			restartScheduled = false;
-			long missing = missing();
-			host = lifecycle.replacesWorkers() && missing > 0 ? newHost((int) Math.min(missing, perProcess)) : null;
+			long missing = slots.missing(wanted);
+			host = lifecycle.replacesWorkers() && missing > 0 ? slots.newHost((int) Math.min(missing, perProcess)) : null;
 		}
 		if (host != null) {
 			start(host);
 		}
-	}
-
-	/** Under the lock: workers wanted and not there; losses the pool no longer needs made good are not replacements. */
-	private long missing() {
-		long active = slots.values().stream().filter(s -> !s.retiring).count();
-		long missing = wanted - active;
-		toReplace = Math.min(toReplace, Math.max(0, missing));
-		return missing;
-	}
-
-	/** Under the lock: a process to start with {@code workers} workers; named after its worker when it hosts one. */
-	private WorkerHost newHost(int workers) {
-		WorkerHost host = new WorkerHost(perProcess == 1 ? pool + "-w" + (workerCounter + 1) : pool + "-p" + (++hostCounter));
-		for (int i = 0; i < workers; i++) {
-			String slotName = pool + "-w" + (++workerCounter);
-			Slot slot = new Slot(slotName, host);
-			host.slots.add(slot);
-			slots.put(slot.name, slot);
-			started++;
-			if (toReplace > 0) {
-				toReplace--;
-				replaced++;
-			}
-		}
-		return host;
 	}
 
 	/** Starts the process now, or once it is its turn. */
@@ -205,7 +161,7 @@ final class WorkerFleet {
 	private void startTimedOut(WorkerHost host) {
 		FiberProcess process;
 		synchronized (this) {
-			if (!host.starting() || host.slots.stream().noneMatch(slot -> slots.get(slot.name) == slot)) {
+			if (!host.starting() || host.slots.stream().noneMatch(slots::holds)) {
 				return;
 			}
 			host.startError = new ProcessFailedException(host.name, -1, "worker process " + host.name + " did not connect a worker within "
@@ -229,7 +185,7 @@ final class WorkerFleet {
 		boolean timedOut;
 		synchronized (this) {
 			host.process = process;
-			timedOut = host.startError instanceof ProcessFailedException fleetTimeout && fleetTimeout.exitCode() == -1 && host.starting();
+			timedOut = host.startTimedOut() && host.starting();
 		}
 		// Its start timed out before the backend handed it over: it is stopped now.
 		if (unwanted(host) || timedOut) {
@@ -256,92 +212,34 @@ final class WorkerFleet {
 		List<Slot> gone = new ArrayList<>();
 		List<Slot> lostHere = new ArrayList<>();
 		boolean last;
-		boolean startFailed;
-		boolean killed;
-		int killedInARow;
-		@Nullable WorkerStartException giveUp = null;
+		WorkerStarts.Verdict verdict = WorkerStarts.Verdict.NONE;
 		long admittedThen;
 		synchronized (this) {
 			boolean replacing = lifecycle.replacesWorkers();
-			for (Slot slot : host.slots) {
-				if (slots.remove(slot.name) != null) {
-					gone.add(slot);
-					if (!slot.retiring && replacing) {
-						lostHere.add(slot);
-					}
-				}
-			}
+			gone.addAll(slots.remove(host));
 			if (gone.isEmpty()) {
 				return;
 			}
-			lost += lostHere.size();
-			toReplace += lostHere.size();
-			killed = !lostHere.isEmpty() && host.starting() && killedFromOutside(host, exitCode);
-			startFailed = !lostHere.isEmpty() && host.starting() && !killed;
-			if (killed) {
-				killedStarting++;
-			}
-			killedInARow = killedStarting;
-			if (startFailed) {
-				failures++;
-				Throwable startError = host.startError;
-				Throwable failure = startError instanceof ProcessFailedException timedOut && timedOut.exitCode() == -1 ? timedOut
-						: error != null ? error : new FiberException("worker process " + host.name + " ended before it connected: " + why);
-				lastStartError = failure;
-				if (failures >= startFailureLimit) {
-					giveUp = new WorkerStartException(pool, failures, failure);
-				}
+			gone.stream().filter(slot -> !slot.retiring && replacing).forEach(lostHere::add);
+			slots.lost(lostHere.size());
+			if (!lostHere.isEmpty() && host.starting()) {
+				verdict = starts.ended(host, exitCode, error, why);
 			}
 			last = !replacing && slots.isEmpty();
-			admittedThen = admissions;
+			admittedThen = starts.admissions();
 		}
 		if (!lostHere.isEmpty()) {
-			report(host, lostHere, why, error, startFailed, killedInARow);
+			starts.report(host, lostHere, why, error, verdict);
 		}
+		WorkerStartException giveUp = verdict.giveUp();
 		if (giveUp != null) {
 			// A worker admitted since opens its session next: then the pool does not give up.
-			dispatcher.cannotStart(giveUp, () -> admissions == admittedThen);
+			dispatcher.cannotStart(giveUp, () -> starts.admissions() == admittedThen);
 		}
 		dispatcher.exited(dispatcher.sessions(gone.stream().map(slot -> slot.name).toList()), why);
 		ensureWorkers();
 		if (last) {
 			allEnded.run();
-		}
-	}
-
-	/**
-	 * Under the lock: whether SIGKILL or SIGTERM ended the process (exit code 128 + the signal), which it did not get
-	 * from a start timeout, which reports the start as failed first. A JVM that aborts or crashes (SIGABRT, SIGSEGV)
-	 * as it starts failed to start.
-	 */
-	private static boolean killedFromOutside(WorkerHost host, int exitCode) {
-		return (exitCode == 128 + 9 || exitCode == 128 + 15)
-				&& !(host.startError instanceof ProcessFailedException timedOut && timedOut.exitCode() == -1);
-	}
-
-	private void report(WorkerHost host, List<Slot> lostHere, String why, @Nullable Throwable error, boolean startFailed,
-			int killedInARow) {
-		String who = host.describe(lostHere);
-		if (startFailed) {
-			int failed;
-			synchronized (this) {
-				failed = failures;
-			}
-			log.warn("pool {}: {} failed to start ({} in a row): {}; next start in at most {}", pool, who, failed,
-					error != null ? error.getMessage() : why, backoff.atMost(failed));
-		}
-		else if (host.starting()) {
-			// Killed at every start (a memory limit below the heap, say) is a loop only the logs show: say so loudly.
-			if (killedInARow >= startFailureLimit) {
-				log.warn("pool {}: {} was killed while starting ({}), {} in a row since a worker last connected", pool, who, why,
-						killedInARow);
-			}
-			else {
-				log.info("pool {}: {} was killed while starting ({}); a replacement starts", pool, who, why);
-			}
-		}
-		else {
-			log.info("pool {}: {} was lost: {}", pool, who, why);
 		}
 	}
 
@@ -356,11 +254,7 @@ final class WorkerFleet {
 			return Admission.RETIRED;
 		}
 		slot.attached = true;
-		admissions++;
-		// Workers can start: the next replacement needs no delay.
-		failures = 0;
-		killedStarting = 0;
-		lastStartError = null;
+		starts.admitted();
 		return Admission.ADMITTED;
 	}
 
@@ -412,7 +306,7 @@ final class WorkerFleet {
 				throw new PoolClosedException("pool " + pool + " is closed; cannot resize it");
 			}
 			wanted = workers;
-			List<Slot> active = slots.values().stream().filter(s -> !s.retiring).toList();
+			List<Slot> active = slots.all().stream().filter(s -> !s.retiring).toList();
 			// Retire workers still starting first, as they hold no tasks, and the newest first, so that
 			// whole processes empty and exit.
 			List<Slot> order = new ArrayList<>(active.stream().filter(s -> !s.attached).toList());
@@ -456,7 +350,7 @@ final class WorkerFleet {
 
 	private synchronized List<Slot> wantNone() {
 		wanted = 0;
-		List<Slot> all = new ArrayList<>(slots.values());
+		List<Slot> all = new ArrayList<>(slots.all());
 		all.forEach(s -> s.retiring = true);
 		return all;
 	}
@@ -488,19 +382,16 @@ final class WorkerFleet {
 
 	/** Each worker now, for {@code fiber ps}: name, its process's name, and waiting, starting, working or retiring. */
 	synchronized List<RunStatus.Worker> states() {
-		return slots.values().stream().map(slot -> new RunStatus.Worker(slot.name, slot.host.name,
-				slot.retiring ? "retiring" : slot.attached ? "working" : slot.host.launched ? "starting" : "waiting"))
-				.toList();
+		return slots.states();
 	}
 
 	/** The processes whose workers take tasks now, each once. */
 	synchronized List<FiberProcess> processes() {
-		return slots.values().stream().filter(s -> s.attached && !s.retiring).map(s -> s.host.process)
-				.filter(p -> p != null && p.isAlive()).distinct().toList();
+		return slots.processes();
 	}
 
 	/** Workers started, lost while wanted, and started to replace lost ones. */
 	synchronized long[] counters() {
-		return new long[] {started, lost, replaced};
+		return slots.counters();
 	}
 }

@@ -6,6 +6,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 import io.fiberjvm.FiberProcess;
+import io.fiberjvm.ProcessFailedException;
 
 /**
  * One worker process of a pool and the workers it hosts, which live and die with it. Guarded by the fleet
@@ -33,6 +34,11 @@ final class WorkerHost {
 	boolean launched;
 	/** Why it did not come to run its target, as its process said: a start timeout, or an end before connecting. */
 	@Nullable Throwable startError;
+	/** Whether a start timeout stopped it, its own or the fleet's: that is a failed start, whatever signal ended it. */
+	boolean startTimedOut() {
+		return startError instanceof ProcessFailedException timedOut && timedOut.exitCode() == -1;
+	}
+
 	/** Whether it is being stopped because one of its workers' sessions failed: its other workers are not admitted. */
 	boolean stopping;
 
