@@ -132,7 +132,7 @@ class LocalQueueTest {
 			assertThat(fast).hasSize(20);
 
 			// Holding its items 200 ms without acknowledging one, it no longer holds the other back.
-			time.advanceTimeBy(QueueHost.STALL.minus(HOLDING));
+			time.advanceTimeBy(FairShares.STALL.minus(HOLDING));
 			await().until(() -> fast.size() == 92);
 			assertThat(fast).doesNotHaveDuplicates();
 			slowConsumer.dispose();
