@@ -1,14 +1,10 @@
 package io.fiberjvm.manager;
 
-import java.lang.ref.SoftReference;
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
@@ -23,7 +19,6 @@ import io.fiberjvm.RemoteException;
 import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.internal.LargeDecoding;
-import io.fiberjvm.internal.LatencyFeed;
 import io.fiberjvm.internal.frames.Answer;
 import io.fiberjvm.internal.frames.AnswerFrame;
 import io.fiberjvm.internal.frames.Arrived;
@@ -53,32 +48,19 @@ final class ManagerSession implements AsyncManager {
 	record Shared(String manager, String address, String prefix, RuntimeContext runtime) {
 	}
 
-	/**
-	 * A call sent and not answered: what it was, for errors, where its result goes, when it left, and the array of
-	 * its sole argument, which goes back to the codec once the answer shows the manager read it. Held softly: a
-	 * long call (or a sequence's, answered at its end) must not keep a large argument from the collector.
-	 */
-	private record Pending(String what, Sinks.One<Object> result, long sentAt, @Nullable SoftReference<byte[]> argument) {
+	/** Why the manager was lost, and the error its process ended with, when that is how. */
+	private record Lost(String why, @Nullable Throwable cause) {
 	}
-
 
 	private final String name;
 	private final ShippedValues values;
-	private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
-	/** Calls whose result is a sequence, until it ends: where their elements go. */
-	private final Map<Long, StreamIn> streams = new ConcurrentHashMap<>();
-	private final AtomicLong calls = new AtomicLong();
-	private final AtomicLong failed = new AtomicLong();
-	/** Each call's time from sending to its answer. */
-	private final LatencyFeed latencies = new LatencyFeed();
+	private final PendingCalls pending = new PendingCalls();
 	/** The manager's last report of the calls it served on shared objects. */
 	private volatile SharedCallsFrame sharedCalls = new SharedCallsFrame(0, 0, 0);
 	private final Sinks.One<AsyncManager> attached = Sinks.one();
 	private final Sinks.Empty<Void> closed = Sinks.empty();
 	private @Nullable FluxSink<byte[]> out;
-	private @Nullable String lost;
-	/** The error the manager's process ended with, when that is how it was lost. */
-	private volatile @Nullable Throwable lostCause;
+	private @Nullable Lost lost;
 	private volatile @Nullable FiberProcess process;
 	private volatile @Nullable Disposable served;
 	private final RuntimeContext runtime;
@@ -131,13 +113,17 @@ final class ManagerSession implements AsyncManager {
 	void started(FiberProcess process) {
 		this.process = process;
 		// join() fails with the process's error: what kept it from starting, or what it said as it ended.
-		process.onExit().subscribe(code -> process.join().subscribe(null, error -> {
-			lost("its process exited with code " + code, error);
-			closed.tryEmitEmpty();
-		}, () -> {
-			lost("its process exited with code " + code);
-			closed.tryEmitEmpty();
-		}));
+		process.onExit().subscribe(code -> process.join().subscribe(null, error -> exited(code, error), () -> exited(code, null)));
+	}
+
+	private void exited(int code, @Nullable Throwable error) {
+		lost("its process exited with code " + code, error);
+		closed.tryEmitEmpty();
+	}
+
+	/** The error a call gets from a manager lost for {@code lost}; {@code what} follows why. */
+	private ManagerLostException lostError(Lost lost, String what) {
+		return new ManagerLostException("manager " + name + " was lost (" + lost.why() + ")" + what, lost.cause());
 	}
 
 	/** Completes when the manager's session is open and it takes calls. */
@@ -197,23 +183,23 @@ final class ManagerSession implements AsyncManager {
 		catch (CodecException e) {
 			return Flux.error(e);
 		}
-		long id = calls.incrementAndGet();
+		long id = pending.nextId();
 		Sinks.One<Object> end = Sinks.one();
 		StreamIn in = new StreamIn(what, values, n -> down(new DemandFrame(id, n).encode()), () -> {
-			streams.remove(id);
-			Pending call = pending.remove(id);
+			pending.streamEnded(id);
+			PendingCalls.Call call = pending.take(id);
 			if (call != null) {
 				// Cancelled before its end: the manager stops making elements.
-				answered(call, false);
+				pending.answered(call, false);
 				down(new DemandFrame(id, -1).encode());
 			}
 		});
 		byte[] frame = new CallFrame(CallFrame.Mode.CALL_MANY, id, object, method, parameterTypes, encoded).encode();
-		String gone = register(id, new Pending(what, end, System.nanoTime(), Arguments.sole(encoded)), in, frame);
+		Lost gone = register(id, new PendingCalls.Call(what, end, System.nanoTime(), Arguments.sole(encoded)), in, frame);
 		if (gone != null) {
-			return Flux.error(new ManagerLostException("manager " + name + " was lost (" + gone + "); cannot run " + what, lostCause));
+			return Flux.error(lostError(gone, "; cannot run " + what));
 		}
-		end.asMono().doFinally(signal -> streams.remove(id)).subscribe(value -> in.complete(), in::fail, in::complete);
+		end.asMono().doFinally(signal -> pending.streamEnded(id)).subscribe(value -> in.complete(), in::fail, in::complete);
 		return in.flux();
 	}
 
@@ -221,14 +207,11 @@ final class ManagerSession implements AsyncManager {
 	 * Registers a call and sends it, unless the manager was lost: then returns why. Under the lock, so the order
 	 * calls are made is the order the manager sees them; the session is open before the manager is handed out.
 	 */
-	private synchronized @Nullable String register(long id, Pending call, @Nullable StreamIn stream, byte[] frame) {
+	private synchronized @Nullable Lost register(long id, PendingCalls.Call call, @Nullable StreamIn stream, byte[] frame) {
 		if (lost != null) {
 			return lost;
 		}
-		pending.put(id, call);
-		if (stream != null) {
-			streams.put(id, stream);
-		}
+		pending.sent(id, call, stream);
 		Objects.requireNonNull(out, "the manager's session").next(frame);
 		return null;
 	}
@@ -249,12 +232,12 @@ final class ManagerSession implements AsyncManager {
 		catch (CodecException e) {
 			return Mono.error(e);
 		}
-		long id = calls.incrementAndGet();
+		long id = pending.nextId();
 		Sinks.One<Object> result = Sinks.one();
 		byte[] frame = new CallFrame(mode, id, object, name, parameterTypes, encoded).encode();
-		String gone = register(id, new Pending(what, result, System.nanoTime(), Arguments.sole(encoded)), null, frame);
+		Lost gone = register(id, new PendingCalls.Call(what, result, System.nanoTime(), Arguments.sole(encoded)), null, frame);
 		if (gone != null) {
-			return Mono.error(new ManagerLostException("manager " + name + " was lost (" + gone + "); cannot run " + what, lostCause));
+			return Mono.error(lostError(gone, "; cannot run " + what));
 		}
 		return result.asMono();
 	}
@@ -277,7 +260,7 @@ final class ManagerSession implements AsyncManager {
 				case ANSWER -> answer(AnswerFrame.decode(frame));
 				case ELEMENTS -> {
 					ElementsFrame elements = ElementsFrame.decode(frame);
-					StreamIn in = streams.get(elements.call());
+					StreamIn in = pending.stream(elements.call());
 					if (in != null) {
 						in.elements(elements.elements());
 					}
@@ -292,13 +275,13 @@ final class ManagerSession implements AsyncManager {
 	}
 
 	private void answer(Answer answer) {
-		Pending call = pending.remove(answer.id());
+		PendingCalls.Call call = pending.take(answer.id());
 		if (call == null) {
 			return;
 		}
 		// Answered: the call's frame was written whole, and its array may hold the next argument of its size.
 		Arguments.giveBack(values, call.argument());
-		answered(call, answer.failed());
+		pending.answered(call, answer.failed());
 		if (answer.failed()) {
 			call.result().tryEmitError(RemoteException.decode(answer.error()));
 			return;
@@ -315,23 +298,14 @@ final class ManagerSession implements AsyncManager {
 		}, error -> call.result().tryEmitError(error));
 	}
 
-	/** Counts an answered (or lost) call and reports its latency to whoever listens. */
-	private void answered(Pending call, boolean failedCall) {
-		if (failedCall) {
-			failed.incrementAndGet();
-		}
-		latencies.record(System.nanoTime() - call.sentAt());
-	}
-
 	@Override
 	public ManagerStats stats() {
-		SharedCallsFrame shared = sharedCalls;
-		return new ManagerStats(calls.get(), failed.get(), pending.size(), shared.calls(), shared.failed(), Duration.ofNanos(shared.nanos()));
+		return pending.stats(sharedCalls);
 	}
 
 	@Override
 	public Flux<Duration> callLatencies() {
-		return latencies.flux();
+		return pending.latencies();
 	}
 
 	/** The manager is gone: every pending call fails, and so does every later one. */
@@ -341,27 +315,21 @@ final class ManagerSession implements AsyncManager {
 
 	/** As {@link #lost(String)}, the calls failing with {@code cause} as their error's cause. */
 	void lost(String why, @Nullable Throwable cause) {
+		Lost gone = new Lost(why, cause);
 		synchronized (this) {
 			if (lost != null) {
 				return;
 			}
-			lost = why;
-			lostCause = cause;
+			lost = gone;
 		}
 		Disposable route = served;
 		if (route != null) {
 			route.dispose();
 		}
-		ManagerLostException notStarted = new ManagerLostException("manager " + name + " was lost (" + why + ") before it took calls",
-				cause);
-		attached.tryEmitError(notStarted);
-		for (Long id : new ArrayList<>(pending.keySet())) {
-			Pending call = pending.remove(id);
-			if (call != null) {
-				answered(call, true);
-				call.result().tryEmitError(new ManagerLostException("manager " + name + " was lost (" + why + "); "
-						+ call.what() + " did not complete", cause));
-			}
+		attached.tryEmitError(lostError(gone, " before it took calls"));
+		for (PendingCalls.Call call : pending.takeAll()) {
+			pending.answered(call, true);
+			call.result().tryEmitError(lostError(gone, "; " + call.what() + " did not complete"));
 		}
 		FluxSink<byte[]> sink;
 		synchronized (this) {
