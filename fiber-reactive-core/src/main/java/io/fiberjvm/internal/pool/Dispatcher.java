@@ -377,14 +377,14 @@ final class Dispatcher {
 			int size = head.alone() ? 1 : ChunkSizer.size(head.function.meanNanos, head.chunkSize, queue.size(), live);
 			WorkerSession target = null;
 			for (WorkerSession s : sessions.values()) {
-				if (s.canTake() && s.chunks.isEmpty() && processes.allow(s, head)) {
+				if (s.canTake() && s.chunks.isEmpty() && WorkerProcesses.allow(s, head)) {
 					target = s;
 					break;
 				}
 			}
 			if (target == null && !head.alone() && ChunkSizer.mayPrefetch(head.function.meanNanos, size)) {
 				for (WorkerSession s : sessions.values()) {
-					if (s.canTake() && processes.allow(s, head)) {
+					if (s.canTake() && WorkerProcesses.allow(s, head)) {
 						target = s;
 						break;
 					}

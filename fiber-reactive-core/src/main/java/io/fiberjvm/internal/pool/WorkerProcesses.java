@@ -14,7 +14,9 @@ final class WorkerProcesses {
 	private final Map<String, List<WorkerSession>> sessions = new HashMap<>();
 
 	void add(WorkerSession session) {
-		sessions.computeIfAbsent(session.host, name -> new ArrayList<>(1)).add(session);
+		List<WorkerSession> process = sessions.computeIfAbsent(session.host, name -> new ArrayList<>(1));
+		process.add(session);
+		session.process = process;
 	}
 
 	void remove(WorkerSession session) {
@@ -41,7 +43,7 @@ final class WorkerProcesses {
 		if (session.pending.isEmpty()) {
 			return;
 		}
-		List<WorkerSession> process = sessions.getOrDefault(session.host, List.of(session));
+		List<WorkerSession> process = session.process;
 		int held = 0;
 		for (WorkerSession sibling : process) {
 			if (!sibling.ended) {
@@ -60,12 +62,11 @@ final class WorkerProcesses {
 	 * workers hold nothing, and nothing to a process one of whose workers holds a suspect, so a process that dies
 	 * holding one held nothing else.
 	 */
-	boolean allow(WorkerSession session, Task head) {
-		List<WorkerSession> process = sessions.get(session.host);
-		if (process == null || process.size() == 1) {
+	static boolean allow(WorkerSession session, Task head) {
+		if (session.process.size() <= 1) {
 			return true;
 		}
-		for (WorkerSession sibling : process) {
+		for (WorkerSession sibling : session.process) {
 			if (sibling != session && !sibling.chunks.isEmpty() && (head.isolated() || sibling.holdsIsolated())) {
 				return false;
 			}

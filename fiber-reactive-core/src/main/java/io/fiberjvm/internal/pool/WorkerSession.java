@@ -46,6 +46,8 @@ final class WorkerSession {
 	final String worker;
 	/** The name of the process hosting it, whose other workers share its fate. */
 	final String host;
+	/** The sessions of that process, itself among them, while it is open ({@link WorkerProcesses}). */
+	List<WorkerSession> process = List.of(this);
 	final FluxSink<byte[]> out;
 	final TaskTable pending = new TaskTable();
 	final ArrayDeque<SentChunk> chunks = new ArrayDeque<>();
