@@ -272,7 +272,7 @@ class PoolTest {
 		FiberFunction<Integer, Integer> tenMs = sleeping(10);
 		long before = pool.stats().completed();
 		StepVerifier.create(pool.map(tenMs, Flux.range(0, 2000)).take(5)).expectNextCount(5).verifyComplete();
-		await().atMost(LONG).until(() -> pool.stats().queued() == 0 && pool.stats().inFlight() == 0);
+		await().atMost(LONG).until(pool::stats, stats -> stats.queued() == 0 && stats.inFlight() == 0);
 		assertThat(pool.stats().completed() - before).isLessThan(1000);
 	}
 

@@ -21,6 +21,8 @@ public final class BlockingCallsReported implements BlockHoundIntegration {
 		// Netty's own allocator takes a short lock of its own on the event loop it serves.
 		builder.allowBlockingCallsInside("io.netty.buffer.AdaptivePoolingAllocator$MagazineGroup", "tryExpandMagazines");
 		builder.allowBlockingCallsInside("io.netty.buffer.AdaptivePoolingAllocator$Magazine", "free");
+		// Jackson builds a type's deserializer once, under a short lock of its own (a remote error read on an event loop).
+		builder.allowBlockingCallsInside("com.fasterxml.jackson.databind.deser.DeserializerCache", "_createAndCacheValueDeserializer");
 		builder.blockingMethodCallback(method -> {
 			BlockingOperationError error = new BlockingOperationError(method);
 			LoggerFactory.getLogger(BlockingCallsReported.class).error("a blocking call on a non-blocking thread", error);

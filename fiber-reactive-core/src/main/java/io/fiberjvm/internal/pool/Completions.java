@@ -31,11 +31,15 @@ final class Completions {
 		return after;
 	}
 
+	/** Runs {@code completion}; one that throws is logged, and only an error the JVM cannot go on after is rethrown. */
 	static void run(Runnable completion) {
 		try {
 			completion.run();
 		}
-		catch (RuntimeException | LinkageError e) {
+		catch (VirtualMachineError fatal) {
+			throw fatal;
+		}
+		catch (Throwable e) {
 			log.warn("a task's completion failed: {}", e.toString());
 		}
 	}

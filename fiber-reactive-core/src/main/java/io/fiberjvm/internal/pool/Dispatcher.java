@@ -44,7 +44,6 @@ final class Dispatcher {
 	private final WorkerProcesses processes = new WorkerProcesses();
 	/** Why workers cannot start, while they cannot and no session takes tasks: calls fail with a copy of it. */
 	private @Nullable WorkerStartException cannotStart;
-	private long inFlight;
 	private long completed;
 	private long failed;
 	private long lost;
@@ -199,7 +198,6 @@ final class Dispatcher {
 					continue;
 				}
 				task.runningOn = null;
-				inFlight--;
 				if (!a.failed()) {
 					completed++;
 				}
@@ -257,7 +255,6 @@ final class Dispatcher {
 				processes.remove(session);
 				String reason = session.exitReason != null ? session.exitReason : why;
 				WorkerSession.Blame blame = session.blame();
-				inFlight -= blame.held();
 				lost += blame.charged().size();
 				back.addAll(blame.back());
 				if (!blame.back().isEmpty()) {
@@ -349,7 +346,6 @@ final class Dispatcher {
 			}
 			sessions.clear();
 			processes.clear();
-			inFlight = 0;
 		}
 		ended.forEach(session -> session.out.complete());
 		Completions.runAll(Completions.failing(dropped, task -> new PoolClosedException(why + "; " + task + " did not finish")));
@@ -357,6 +353,11 @@ final class Dispatcher {
 
 	synchronized long[] counters() {
 		long taking = sessions.values().stream().filter(s -> !s.retiring && !s.exited).count();
+		// Counted from the pending tables rather than kept beside them, so the figure cannot drift from what waits.
+		long inFlight = 0;
+		for (WorkerSession session : sessions.values()) {
+			inFlight += session.pending.size();
+		}
 		return new long[] {taking, queue.size(), inFlight, completed, failed, lost, requeued};
 	}
 
@@ -393,7 +394,7 @@ final class Dispatcher {
 			if (target == null) {
 				return;
 			}
-			inFlight += target.send(queue, head.function, size, chunkBytes);
+			target.send(queue, head.function, size, chunkBytes);
 		}
 	}
 }

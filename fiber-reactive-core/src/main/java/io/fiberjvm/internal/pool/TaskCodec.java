@@ -136,9 +136,13 @@ final class TaskCodec {
 				}
 			}, task.sink::error);
 		}
-		catch (RuntimeException | LinkageError e) {
-			// A remote error that cannot be read fails its own caller only, too.
+		catch (Throwable e) {
+			// A remote error that cannot be read fails its own caller only, too; its caller hears of any error, so
+			// none is left waiting, and only one the JVM cannot go on after goes further.
 			task.sink.error(e);
+			if (e instanceof VirtualMachineError fatal) {
+				throw fatal;
+			}
 		}
 	}
 

@@ -153,9 +153,9 @@ final class WorkerSession {
 
 	/**
 	 * Takes up to {@code size} tasks of {@code function} from the head of {@code queue}, and of at most
-	 * {@code chunkBytes} of arguments (one task alone however large), and sends them as a chunk; returns how many.
+	 * {@code chunkBytes} of arguments (one task alone however large), and sends them as a chunk.
 	 */
-	int send(TaskQueue queue, ShippedFunction function, int size, int chunkBytes) {
+	void send(TaskQueue queue, ShippedFunction function, int size, int chunkBytes) {
 		List<ChunkFrame.Task> tasks = new ArrayList<>(Math.min(size, 64));
 		List<Task> sent = new ArrayList<>(Math.min(size, 64));
 		boolean known = functions.get(function.id) != null;
@@ -183,6 +183,5 @@ final class WorkerSession {
 		// The pattern matters only to a worker reading the function, so it travels with the function's bytes.
 		out.next(known ? new ChunkFrame(function.id, null, List.of(), tasks).encode()
 				: new ChunkFrame(function.id, function.bytes, List.of(function.allow), tasks).encode());
-		return sent.size();
 	}
 }

@@ -27,7 +27,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The dispatcher's scheduling and pending table, with sessions that are plain Reactor subscribers. */
 class DispatcherTest {
 
+	/** The id of the task whose completion throws an {@link AssertionError}, or 0 for none. */
+	private volatile long failingCompletion;
 	private final Dispatcher dispatcher = new Dispatcher(1 << 19, (task, outcome) -> {
+		if (task.id == failingCompletion) {
+			throw new AssertionError("a completion that throws an error");
+		}
 		if (outcome.error() != null) {
 			task.sink.error(outcome.error());
 		}
@@ -178,6 +183,25 @@ class DispatcherTest {
 		assertThat(dispatcher.counters()[1]).isZero();
 		a.answer(a.chunks.get(0));
 		assertThat(a.chunks).hasSize(1);
+	}
+
+	@Test
+	void aCompletionThatThrowsAnErrorLeavesTheOtherAnswersOfItsFrameDelivered() {
+		FakeWorker a = new FakeWorker("a");
+		List<Object> results = new CopyOnWriteArrayList<>();
+		List<Task> batch = new ArrayList<>();
+		for (int i = 0; i < 2; i++) {
+			Mono.create(sink -> batch.add(new Task(++ids, function, java.nio.ByteBuffer.wrap(new byte[] {1}),
+					new TaskName("map", ids, function), 1, 2, true, TaskSink.of(sink)))).subscribe(results::add);
+		}
+		failingCompletion = batch.get(0).id;
+		dispatcher.submitAll(batch);
+		assertThat(a.chunks).hasSize(1);
+		assertThat(a.chunks.get(0).tasks()).hasSize(2);
+
+		a.answer(a.chunks.get(0));
+		assertThat(results).containsExactly(batch.get(1).id);
+		assertThat(dispatcher.counters()[2]).as("in flight").isZero();
 	}
 
 	@Test
