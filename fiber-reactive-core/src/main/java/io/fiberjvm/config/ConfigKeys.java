@@ -100,6 +100,11 @@ public final class ConfigKeys {
 			"How many worker processes of a pool may fail to start in a row (end before a worker connects, other than killed by SIGKILL or SIGTERM; or have no worker connected within start-timeout of their launch), counting those started together, before a pool with no worker fails its waiting and new calls with a WorkerStartException carrying the last start's error and output; the pool goes on starting workers after a growing, jittered delay, and takes calls again once one connects.",
 			text -> intIn(text, 1, 1_000_000)));
 
+	/** How long a pool task may go on after its deadline interrupted it before its worker's JVM is replaced. */
+	public static final ConfigKey<Duration> TASK_TIMEOUT_GRACE = register(new ConfigKey<>("task-timeout-grace", "duration", "5s",
+			"How long a pool task that ran past its deadline (taskTimeout) may go on after its worker interrupted it; one still running then fails with TaskTimeoutException all the same, and its worker's JVM is replaced, since its thread cannot be stopped.",
+			ConfigKeys::positiveDuration));
+
 	/** The {@code java} executable for child JVMs. */
 	public static final ConfigKey<String> JAVA = register(new ConfigKey<>("java", "path", "",
 			"The java executable for child JVMs; empty uses the parent's own (java.home/bin/java).",

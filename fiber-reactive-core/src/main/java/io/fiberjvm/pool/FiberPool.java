@@ -47,15 +47,19 @@ import io.fiberjvm.FiberProcess;
  * and the task is retried only when the retry spec's filter accepts that error.</li>
  * <li><b>Exactly once.</b> Each element's result or error is delivered once, even when a task ran
  * twice. Results reach the subscriber on a {@code boundedElastic} worker, where blocking is allowed.</li>
- * <li><b>Cancellation</b> stops dispatch: queued tasks of a cancelled call are dropped, and results of
- * those already running are discarded.</li>
+ * <li><b>Cancellation</b> stops dispatch: queued tasks of a cancelled call are dropped, a task already
+ * handed to a worker and not started is skipped there, and one running is interrupted on its worker
+ * ({@link Thread#interrupt()}); results that still arrive are discarded.</li>
+ * <li><b>Deadlines.</b> A task of a {@link #taskTimeout(Duration) view with a task timeout} is interrupted
+ * on its worker when it runs longer, and fails with {@link TaskTimeoutException}; one that does not stop
+ * has its worker's JVM replaced.</li>
  * <li><b>Values</b> (arguments and results) travel through the run's one codec, as queue items and
  * manager calls do: compact forms for numbers, strings and primitive arrays, Java serialization behind
  * the run's allow-list otherwise (the JDK value types, the program's package tree,
  * {@code fiber.serial-allow}; a function may also hold classes of its own package). An argument the
  * workers would refuse fails the call that sends it, naming the pattern to add.</li>
  * </ul>
- * Options ({@link #idempotent}, {@link #retry}, {@link #chunkSize}) return a view of the same pool
+ * Options ({@link #idempotent}, {@link #retry}, {@link #chunkSize}, {@link #taskTimeout}) return a view of the same pool
  * with that option changed; the original is unchanged.
  */
 public interface FiberPool extends AsyncCloseable, Disposable {
@@ -132,6 +136,18 @@ public interface FiberPool extends AsyncCloseable, Disposable {
 
 	/** A view that hands tasks out {@code tasks} at a time; {@code 0} (the default) adapts to task duration. */
 	FiberPool chunkSize(int tasks);
+
+	/**
+	 * A view whose tasks each may run for at most {@code timeout} on their worker ({@link Duration#ZERO}: no limit,
+	 * the default unless the pool's builder set one). The worker interrupts a task that runs longer, and its
+	 * element fails with a {@link TaskTimeoutException} naming it; the worker goes on with other tasks. A task
+	 * that does not stop within {@code task-timeout-grace} (default 5 s) of being interrupted fails all the same,
+	 * and its worker's JVM is replaced, the other tasks it held queued again without using an attempt. The
+	 * error is retried only when the retry spec's filter accepts it (the default does not).
+	 *
+	 * @throws IllegalArgumentException when {@code timeout} is negative or too long for a JVM to time
+	 */
+	FiberPool taskTimeout(Duration timeout);
 
 	/** The number of workers the pool keeps. */
 	int size();

@@ -11,7 +11,7 @@ import io.fiberjvm.FiberRunnable;
  * {@link #open()} starts it.
  *
  * <p>Immutable: each option returns a new builder. Defaults: no initializer, no resource requests, idempotent
- * functions with {@code Retry.max(2)} on worker loss (three attempts in all), adaptive chunks, replacement
+ * functions with {@code Retry.max(2)} on worker loss (three attempts in all), adaptive chunks, no task timeout, replacement
  * workers after failed starts delayed from 200 ms doubling up to 10 s, one worker per JVM.
  */
 public interface PoolBuilder {
@@ -42,6 +42,12 @@ public interface PoolBuilder {
 
 	/** Tasks per chunk; 0 adapts to task duration. */
 	PoolBuilder chunkSize(int tasks);
+
+	/**
+	 * How long each task may run on its worker ({@link Duration#ZERO}, the default: no limit); see
+	 * {@link FiberPool#taskTimeout(Duration)}, whose views may change it per call.
+	 */
+	PoolBuilder taskTimeout(Duration timeout);
 
 	/**
 	 * The delay before starting a worker after failed starts (default 200 ms to 10 s): from {@code min}, doubling up

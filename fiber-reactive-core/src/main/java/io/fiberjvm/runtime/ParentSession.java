@@ -7,6 +7,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Subscription;
@@ -47,10 +48,10 @@ public final class ParentSession<T> {
 	private final CountDownLatch ended = new CountDownLatch(1);
 	private volatile @Nullable Throwable failure;
 
-	private ParentSession(String service, long initialDemand, @Nullable Consumer<T> handler) {
+	private ParentSession(String service, long initialDemand, @Nullable Consumer<T> handler, @Nullable Predicate<? super T> urgent) {
 		this.service = service;
 		this.inbox = handler == null ? new LinkedBlockingQueue<>() : null;
-		this.down = new Down(initialDemand, handler);
+		this.down = new Down(initialDemand, handler, urgent);
 	}
 
 	/**
@@ -66,11 +67,22 @@ public final class ParentSession<T> {
 	/** As {@link #open(Connection, String, String, int)}, with frames down read by {@code reader}. */
 	public static <T> ParentSession<T> open(Connection parent, String route, String service, int prefetch,
 			InboundReader<T> reader) {
+		return open(parent, route, service, prefetch, reader, frame -> false);
+	}
+
+	/**
+	 * As {@link #open(Connection, String, String, int, InboundReader)}, except that a frame {@code urgent} takes
+	 * (returns true for) is handled by it where it arrives, on the connection's thread, while the target's thread
+	 * may be busy: it never waits in the inbox, and one more frame is asked for at once in its place. {@code urgent}
+	 * must be quick and must not block; one that throws ends the session with what it threw.
+	 */
+	public static <T> ParentSession<T> open(Connection parent, String route, String service, int prefetch,
+			InboundReader<T> reader, Predicate<? super T> urgent) {
 		if (prefetch < 0) {
 			throw new IllegalArgumentException("prefetch " + prefetch + " must not be negative");
 		}
-		return new ParentSession<T>(Objects.requireNonNull(service, "service"), prefetch, null)
-				.start(parent, route, reader);
+		return new ParentSession<T>(Objects.requireNonNull(service, "service"), prefetch, null,
+				Objects.requireNonNull(urgent, "urgent")).start(parent, route, reader);
 	}
 
 	/** A session whose frames down go to {@code handler}, on the connection's thread, in order, as fast as they come. */
@@ -82,7 +94,7 @@ public final class ParentSession<T> {
 	public static <T> ParentSession<T> open(Connection parent, String route, String service, InboundReader<T> reader,
 			Consumer<T> handler) {
 		return new ParentSession<T>(Objects.requireNonNull(service, "service"), Long.MAX_VALUE,
-				Objects.requireNonNull(handler, "handler")).start(parent, route, reader);
+				Objects.requireNonNull(handler, "handler"), null).start(parent, route, reader);
 	}
 
 	private ParentSession<T> start(Connection parent, String route, InboundReader<T> reader) {
@@ -197,10 +209,12 @@ public final class ParentSession<T> {
 
 		private final long initialDemand;
 		private final @Nullable Consumer<T> handler;
+		private final @Nullable Predicate<? super T> urgent;
 
-		Down(long initialDemand, @Nullable Consumer<T> handler) {
+		Down(long initialDemand, @Nullable Consumer<T> handler, @Nullable Predicate<? super T> urgent) {
 			this.initialDemand = initialDemand;
 			this.handler = handler;
+			this.urgent = urgent;
 		}
 
 		@Override
@@ -213,6 +227,11 @@ public final class ParentSession<T> {
 		@Override
 		protected void hookOnNext(T frame) {
 			if (handler == null) {
+				Predicate<? super T> urgent = this.urgent;
+				if (urgent != null && isUrgent(urgent, frame)) {
+					request(1);
+					return;
+				}
 				inbox().add(frame);
 				return;
 			}
@@ -221,6 +240,16 @@ public final class ParentSession<T> {
 			}
 			catch (RuntimeException e) {
 				fail(e);
+			}
+		}
+
+		private boolean isUrgent(Predicate<? super T> urgent, T frame) {
+			try {
+				return urgent.test(frame);
+			}
+			catch (RuntimeException e) {
+				fail(e);
+				return true;
 			}
 		}
 

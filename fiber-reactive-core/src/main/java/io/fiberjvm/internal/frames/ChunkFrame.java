@@ -17,11 +17,24 @@ import io.fiberjvm.transport.InboundReader;
  * allow-list patterns name the packages the worker may read this chunk's function from.
  *
  * @param functionId the id the worker caches the function under
+ * @param timeoutNanos how long each task may run before the worker interrupts it, or 0 for no limit
  * @param function the Java-serialized function, or null when the worker holds it
  * @param allow patterns naming one package or class each
  * @param tasks the tasks, in the order they run
  */
-public record ChunkFrame(long functionId, byte @Nullable [] function, List<String> allow, List<Task> tasks) {
+public record ChunkFrame(long functionId, long timeoutNanos, byte @Nullable [] function, List<String> allow, List<Task> tasks)
+		implements WorkerOrder {
+
+	public ChunkFrame {
+		if (timeoutNanos < 0) {
+			throw new IllegalArgumentException("a task timeout of " + timeoutNanos + " ns must not be negative");
+		}
+	}
+
+	/** A chunk whose tasks may run as long as they take. */
+	public ChunkFrame(long functionId, byte @Nullable [] function, List<String> allow, List<Task> tasks) {
+		this(functionId, 0, function, allow, tasks);
+	}
 
 	/**
 	 * One task of a chunk. A task read from a frame holds a view of the frame's bytes, not a copy; or, when its
@@ -64,14 +77,14 @@ public record ChunkFrame(long functionId, byte @Nullable [] function, List<Strin
 	}
 
 	/** The bytes of the head that say its size: the header, then where a sole task's argument starts. */
-	private static final int PREFIX = FrameHeaderCodec.SIZE + 4;
+	static final int PREFIX = FrameHeaderCodec.SIZE + 4;
 
 	/** The bytes in front of the argument of a chunk's sole task when the worker holds the function. */
 	static final int ROOM = room(null, List.of());
 
 	/** The bytes in front of a sole task's argument in a chunk carrying {@code function} and {@code patterns}. */
 	private static int room(byte @Nullable [] function, List<byte[]> patterns) {
-		return PREFIX + 8 + FrameWriter.sizeOf(function) + FrameWriter.sizeOf(patterns) + 4 + 8 + 4;
+		return PREFIX + 8 + 8 + FrameWriter.sizeOf(function) + FrameWriter.sizeOf(patterns) + 4 + 8 + 4;
 	}
 
 	/**
@@ -89,18 +102,19 @@ public record ChunkFrame(long functionId, byte @Nullable [] function, List<Strin
 			ByteBuffer arg = sole.sent();
 			FrameWriter head = FrameWriter.inFront(FrameKind.CHUNK, 0, arg, ROOM);
 			if (head != null && arg != null) {
-				return head.putInt(ROOM).putLong(functionId).putBytes((byte[]) null).putTexts(List.of()).putInt(1)
+				return head.putInt(ROOM).putLong(functionId).putLong(timeoutNanos).putBytes((byte[]) null).putTexts(List.of()).putInt(1)
 						.putLong(sole.id()).putInt(arg.remaining()).array();
 			}
 		}
 		List<byte[]> patterns = FrameWriter.utf8(allow);
-		int size = 4 + 8 + FrameWriter.sizeOf(function) + FrameWriter.sizeOf(patterns) + 4;
+		int size = 4 + 8 + 8 + FrameWriter.sizeOf(function) + FrameWriter.sizeOf(patterns) + 4;
 		for (Task task : tasks) {
 			size += 8 + FrameWriter.sizeOf(task.sent());
 		}
 		FrameWriter out = FrameWriter.of(FrameKind.CHUNK, 0, size)
 				.putInt(room(function, patterns))
 				.putLong(functionId)
+				.putLong(timeoutNanos)
 				.putBytes(function)
 				.putTexts(patterns)
 				.putInt(tasks.size());
@@ -121,23 +135,24 @@ public record ChunkFrame(long functionId, byte @Nullable [] function, List<Strin
 	}
 
 	/** What makes a chunk of one task from its argument, if {@code head} is the head of one of {@code valueBytes}. */
-	private static @Nullable Function<Object, ChunkFrame> sole(ByteBuffer head, int valueBytes) {
+	static @Nullable Function<Object, ChunkFrame> sole(ByteBuffer head, int valueBytes) {
 		byte[] bytes = new byte[head.remaining()];
 		head.get(bytes);
 		try {
 			FrameReader in = FrameReader.open(bytes, FrameKind.CHUNK);
 			in.readInt();
 			long functionId = in.readLong();
+			long timeout = in.readLong();
 			byte[] function = in.readBytes();
 			List<String> allow = in.readTexts("patterns");
-			if (in.readInt() != 1) {
+			if (timeout < 0 || in.readInt() != 1) {
 				return null;
 			}
 			long id = in.readLong();
 			if (in.readInt() != valueBytes || in.remaining() != 0) {
 				return null;
 			}
-			return arg -> new ChunkFrame(functionId, function, allow, List.of(new Task(id, null, arg)));
+			return arg -> new ChunkFrame(functionId, timeout, function, allow, List.of(new Task(id, null, arg)));
 		}
 		catch (CodecException notOne) {
 			// Decoding it whole refuses it, with the words a malformed chunk gets.
@@ -149,6 +164,10 @@ public record ChunkFrame(long functionId, byte @Nullable [] function, List<Strin
 		FrameReader in = FrameReader.open(frame, FrameKind.CHUNK);
 		int room = in.readInt();
 		long functionId = in.readLong();
+		long timeout = in.readLong();
+		if (timeout < 0) {
+			throw in.malformed("its task timeout is " + timeout + " ns");
+		}
 		byte[] function = in.readBytes();
 		List<String> allow = in.readTexts("patterns");
 		if (room != in.position() + 16) {
@@ -161,6 +180,6 @@ public record ChunkFrame(long functionId, byte @Nullable [] function, List<Strin
 			tasks.add(new Task(in.readLong(), in.readSlice()));
 		}
 		in.end();
-		return new ChunkFrame(functionId, function, allow, tasks);
+		return new ChunkFrame(functionId, timeout, function, allow, tasks);
 	}
 }

@@ -29,6 +29,8 @@ public enum FrameKind {
 	CHUNK(20, "task chunk"),
 	/** Answers to tasks, a worker to its pool. */
 	RESULTS(21, "result frame"),
+	/** Tasks a pool's caller no longer waits for, a pool to its worker: skipped, or interrupted if running. */
+	CANCEL(22, "task cancel"),
 	/** A call on a manager's object or shared object. */
 	CALL(30, "manager call"),
 	/** The answer to one call. */

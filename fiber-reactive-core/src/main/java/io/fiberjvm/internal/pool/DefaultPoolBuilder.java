@@ -29,12 +29,14 @@ public final class DefaultPoolBuilder implements PoolBuilder {
 	private final boolean idempotent;
 	private final Retry retry;
 	private final int chunkSize;
+	/** The tasks' deadline, or 0 for none. */
+	private final long timeoutNanos;
 	private final RestartBackoff backoff;
 	private final int perProcess;
 
 	private DefaultPoolBuilder(RuntimeContext runtime, int workers, String name, ResourceSpec resources,
-			@Nullable FiberRunnable initializer, boolean idempotent, Retry retry, int chunkSize, RestartBackoff backoff,
-			int perProcess) {
+			@Nullable FiberRunnable initializer, boolean idempotent, Retry retry, int chunkSize, long timeoutNanos,
+			RestartBackoff backoff, int perProcess) {
 		this.runtime = runtime;
 		this.workers = workers;
 		this.name = name;
@@ -43,6 +45,7 @@ public final class DefaultPoolBuilder implements PoolBuilder {
 		this.idempotent = idempotent;
 		this.retry = retry;
 		this.chunkSize = chunkSize;
+		this.timeoutNanos = timeoutNanos;
 		this.backoff = backoff;
 		this.perProcess = perProcess;
 	}
@@ -53,7 +56,7 @@ public final class DefaultPoolBuilder implements PoolBuilder {
 		if (workers < 1) {
 			throw new IllegalArgumentException("a pool needs at least 1 worker, not " + workers);
 		}
-		return new DefaultPoolBuilder(runtime, workers, name, ResourceSpec.NONE, null, true, DEFAULT_RETRY, 0,
+		return new DefaultPoolBuilder(runtime, workers, name, ResourceSpec.NONE, null, true, DEFAULT_RETRY, 0, 0,
 				RestartBackoff.DEFAULT, 1);
 	}
 
@@ -63,7 +66,7 @@ public final class DefaultPoolBuilder implements PoolBuilder {
 		if (!name.matches("[A-Za-z0-9][A-Za-z0-9-]{0,30}")) {
 			throw new IllegalArgumentException("a pool name is 1 to 31 letters, digits and dashes, starting with a letter or digit; not '" + name + "'");
 		}
-		return new DefaultPoolBuilder(runtime, workers, name, resources, initializer, idempotent, retry, chunkSize, backoff, perProcess);
+		return new DefaultPoolBuilder(runtime, workers, name, resources, initializer, idempotent, retry, chunkSize, timeoutNanos, backoff, perProcess);
 	}
 
 	@Override
@@ -82,24 +85,24 @@ public final class DefaultPoolBuilder implements PoolBuilder {
 	}
 
 	private PoolBuilder withResources(ResourceSpec changed) {
-		return new DefaultPoolBuilder(runtime, workers, name, changed, initializer, idempotent, retry, chunkSize, backoff, perProcess);
+		return new DefaultPoolBuilder(runtime, workers, name, changed, initializer, idempotent, retry, chunkSize, timeoutNanos, backoff, perProcess);
 	}
 
 	@Override
 	public PoolBuilder initializer(FiberRunnable initializer) {
 		return new DefaultPoolBuilder(runtime, workers, name, resources, Objects.requireNonNull(initializer, "initializer"),
-				idempotent, retry, chunkSize, backoff, perProcess);
+				idempotent, retry, chunkSize, timeoutNanos, backoff, perProcess);
 	}
 
 	@Override
 	public PoolBuilder idempotent(boolean idempotent) {
-		return new DefaultPoolBuilder(runtime, workers, name, resources, initializer, idempotent, retry, chunkSize, backoff, perProcess);
+		return new DefaultPoolBuilder(runtime, workers, name, resources, initializer, idempotent, retry, chunkSize, timeoutNanos, backoff, perProcess);
 	}
 
 	@Override
 	public PoolBuilder retry(Retry retry) {
 		return new DefaultPoolBuilder(runtime, workers, name, resources, initializer, idempotent, Objects.requireNonNull(retry, "retry"),
-				chunkSize, backoff, perProcess);
+				chunkSize, timeoutNanos, backoff, perProcess);
 	}
 
 	@Override
@@ -107,12 +110,18 @@ public final class DefaultPoolBuilder implements PoolBuilder {
 		if (tasks < 0) {
 			throw new IllegalArgumentException("chunk size " + tasks + " must be 0 (adaptive) or more");
 		}
-		return new DefaultPoolBuilder(runtime, workers, name, resources, initializer, idempotent, retry, tasks, backoff, perProcess);
+		return new DefaultPoolBuilder(runtime, workers, name, resources, initializer, idempotent, retry, tasks, timeoutNanos, backoff, perProcess);
+	}
+
+	@Override
+	public PoolBuilder taskTimeout(Duration timeout) {
+		return new DefaultPoolBuilder(runtime, workers, name, resources, initializer, idempotent, retry, chunkSize,
+				ProcessPool.timeoutNanos(timeout), backoff, perProcess);
 	}
 
 	@Override
 	public PoolBuilder restartBackoff(Duration min, Duration max) {
-		return new DefaultPoolBuilder(runtime, workers, name, resources, initializer, idempotent, retry, chunkSize,
+		return new DefaultPoolBuilder(runtime, workers, name, resources, initializer, idempotent, retry, chunkSize, timeoutNanos,
 				new RestartBackoff(Objects.requireNonNull(min, "min"), Objects.requireNonNull(max, "max")), perProcess);
 	}
 
@@ -121,7 +130,7 @@ public final class DefaultPoolBuilder implements PoolBuilder {
 		if (workersPerProcess < 1) {
 			throw new IllegalArgumentException("workers per process must be at least 1, not " + workersPerProcess);
 		}
-		return new DefaultPoolBuilder(runtime, workers, name, resources, initializer, idempotent, retry, chunkSize, backoff,
+		return new DefaultPoolBuilder(runtime, workers, name, resources, initializer, idempotent, retry, chunkSize, timeoutNanos, backoff,
 				workersPerProcess);
 	}
 
@@ -136,6 +145,6 @@ public final class DefaultPoolBuilder implements PoolBuilder {
 		}
 		PoolCore core = new PoolCore(runtime, name, workers, perProcess, resources, init, initAllow, backoff);
 		core.open();
-		return new ProcessPool(core, idempotent, retry, chunkSize);
+		return new ProcessPool(core, idempotent, retry, chunkSize, timeoutNanos);
 	}
 }

@@ -18,6 +18,7 @@ import reactor.core.scheduler.Schedulers;
 import io.fiberjvm.internal.frames.Answer;
 import io.fiberjvm.internal.frames.ResultsFrame;
 import io.fiberjvm.pool.PoolClosedException;
+import io.fiberjvm.pool.TaskTimeoutException;
 import io.fiberjvm.pool.WorkerLostException;
 import io.fiberjvm.pool.WorkerStartException;
 
@@ -143,6 +144,11 @@ final class Dispatcher {
 		}
 		task.cancelled = true;
 		queue.remove(task);
+		WorkerSession running = task.runningOn;
+		if (running != null) {
+			// Its worker interrupts it, or skips it if it has not started.
+			running.cancel(task.id);
+		}
 	}
 
 	/** A worker's session opened, hosted by the process named {@code host}; null when the pool was terminated. */
@@ -180,6 +186,9 @@ final class Dispatcher {
 
 	/** The worker asked for more; hand it work if there is any. */
 	synchronized void credit() {
+		for (WorkerSession session : sessions.values()) {
+			session.flushCancels();
+		}
 		dispatch();
 	}
 
@@ -201,8 +210,8 @@ final class Dispatcher {
 				if (!a.failed()) {
 					completed++;
 				}
-				else if (task.stream == null || !task.cancelled) {
-					// A cancelled streaming task is refused its stream; that is not its function failing.
+				else if (!task.cancelled) {
+					// A cancelled task is interrupted, skipped, or refused its stream: not its function failing.
 					failed++;
 				}
 				if (!task.cancelled) {
@@ -212,15 +221,28 @@ final class Dispatcher {
 			if (results.lastOfChunk()) {
 				session.chunkEnded(results.elapsedNanos());
 			}
+			if (results.stuck()) {
+				// Its process is replaced for that task: what its workers hold goes back as it was.
+				for (WorkerSession sibling : session.process) {
+					sibling.replaced = true;
+				}
+			}
 			dispatch();
 		}
 		for (int i = 0; i < answered.length; i++) {
 			Task task = answered[i];
 			if (task != null) {
-				Outcome outcome = new Outcome(session.worker, answers.get(i), null);
+				Outcome outcome = results.stuck() ? new Outcome(session.worker, null, stuck(task, session.worker))
+						: new Outcome(session.worker, answers.get(i), null);
 				Completions.run(() -> answer.accept(task, outcome));
 			}
 		}
+	}
+
+	/** The error of {@code task}, which ran past its deadline on {@code worker} and did not stop when interrupted. */
+	private static TaskTimeoutException stuck(Task task, String worker) {
+		return new TaskTimeoutException(task.toString(), worker, Duration.ofNanos(task.timeoutNanos),
+				"it did not stop within task-timeout-grace of being interrupted, so its worker's JVM is replaced", null);
 	}
 
 	/** The session must end (a malformed frame, a newer session): the worker is told why; its pending tasks fail with {@link WorkerLostException}. */

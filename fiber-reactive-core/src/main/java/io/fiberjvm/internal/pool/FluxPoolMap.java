@@ -79,23 +79,24 @@ final class FluxPoolMap<R> extends Flux<TaskResult<R>> {
 	 * @param what the call, as errors name it ({@code map})
 	 * @param chunkSize the caller's chunk size, or 0 to adapt
 	 * @param idempotent whether the function may run again for an element
+	 * @param timeoutNanos how long a task may run before its worker interrupts it, or 0 for no limit
 	 */
 	static <R> Flux<TaskResult<R>> ordered(Publisher<?> source, PoolCore core, ShippedFunction function, String what, int chunkSize,
-			boolean idempotent, LaterAttempts laterAttempts) {
-		return of(source, Schedulers.boundedElastic(), core, function, what, chunkSize, idempotent, true, laterAttempts);
+			boolean idempotent, long timeoutNanos, LaterAttempts laterAttempts) {
+		return of(source, Schedulers.boundedElastic(), new MapTasks(core, function, what, chunkSize, idempotent, timeoutNanos,
+				laterAttempts), true);
 	}
 
 	/** Each element's outcome as it ends, a success each: the first element that fails fails the call at once. */
 	static <R> Flux<TaskResult<R>> unordered(Publisher<?> source, PoolCore core, ShippedFunction function, String what,
-			int chunkSize, boolean idempotent, LaterAttempts laterAttempts) {
-		return of(source, Schedulers.boundedElastic(), core, function, what, chunkSize, idempotent, false, laterAttempts);
+			int chunkSize, boolean idempotent, long timeoutNanos, LaterAttempts laterAttempts) {
+		return of(source, Schedulers.boundedElastic(), new MapTasks(core, function, what, chunkSize, idempotent, timeoutNanos,
+				laterAttempts), false);
 	}
 
 	/** The call with its publisher and its loop on workers of {@code scheduler}. */
-	static <R> Flux<TaskResult<R>> of(Publisher<?> source, Scheduler scheduler, PoolCore core, ShippedFunction function,
-			String what, int chunkSize, boolean idempotent, boolean ordered, LaterAttempts laterAttempts) {
-		return onAssembly(new FluxPoolMap<>(source, scheduler, new MapTasks(core, function, what, chunkSize, idempotent, laterAttempts),
-				ordered));
+	static <R> Flux<TaskResult<R>> of(Publisher<?> source, Scheduler scheduler, MapTasks tasks, boolean ordered) {
+		return onAssembly(new FluxPoolMap<>(source, scheduler, tasks, ordered));
 	}
 
 	/** {@code source}, whose {@code subscribe} throwing fails its subscriber instead of escaping to the worker. */

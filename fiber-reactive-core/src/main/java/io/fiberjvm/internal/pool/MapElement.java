@@ -54,7 +54,8 @@ final class MapElement<R> implements TaskSink {
 			end(TaskResult.failure(description.index(), carried(e)));
 			return null;
 		}
-		task = new Task(tasks.core().nextTaskId(), tasks.function(), argument, description, 1, tasks.chunkSize(), tasks.idempotent(), this);
+		task = new Task(tasks.core().nextTaskId(), tasks.function(), argument, description, 1, tasks.chunkSize(), tasks.idempotent(),
+				tasks.timeoutNanos(), this);
 		return task;
 	}
 

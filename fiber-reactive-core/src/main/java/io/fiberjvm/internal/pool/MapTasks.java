@@ -10,10 +10,11 @@ import java.util.List;
  * @param what the call, as errors name it ({@code map})
  * @param chunkSize the caller's chunk size, or 0 to adapt
  * @param idempotent whether the function may run again for an element
+ * @param timeoutNanos how long a task may run before its worker interrupts it, or 0 for no limit
  * @param laterAttempts the attempts after a first that failed
  */
 record MapTasks(PoolCore core, ShippedFunction function, String what, int chunkSize, boolean idempotent,
-		FluxPoolMap.LaterAttempts laterAttempts) {
+		long timeoutNanos, FluxPoolMap.LaterAttempts laterAttempts) {
 
 	/** The element of {@code call} with index {@code index}. */
 	<R> MapElement<R> element(MapCall<R> call, long index) {

@@ -123,7 +123,12 @@ final class PoolCore {
 			}
 			sink.onRequest(n -> dispatcher.credit());
 			sink.onCancel(() -> fleet.sessionEnded(session, "its session was cancelled", true));
-			inbound.subscribe(frame -> dispatcher.results(session, frame),
+			inbound.subscribe(frame -> {
+				dispatcher.results(session, frame);
+				if (frame.stuck()) {
+					fleet.sessionEnded(session, "a task it ran did not stop after its deadline, so its JVM is replaced", true);
+				}
+			},
 					error -> {
 						if (error instanceof CodecException malformed) {
 							dispatcher.lost(session, "it sent a malformed result frame (" + malformed.getMessage() + ")");

@@ -5,6 +5,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
@@ -13,7 +16,9 @@ import reactor.core.publisher.Mono;
 
 import io.fiberjvm.LogKeys;
 import io.fiberjvm.config.ConfigKeys;
+import io.fiberjvm.internal.frames.CancelFrame;
 import io.fiberjvm.internal.frames.ChunkFrame;
+import io.fiberjvm.internal.frames.WorkerOrder;
 import io.fiberjvm.runtime.ParentSession;
 import io.fiberjvm.runtime.ProcessTarget;
 import io.fiberjvm.runtime.RuntimeContext;
@@ -33,6 +38,11 @@ final class PoolWorker implements ProcessTarget {
 	private static final long serialVersionUID = 1L;
 	/** Chunks a worker holds at once: the one it runs and the next. */
 	static final int HELD_CHUNKS = 2;
+	/**
+	 * Frames a worker asks for up front: its chunks, and room for a cancel, which the pool sends while the worker is
+	 * busy and which it asks to replace as soon as it arrives.
+	 */
+	static final int PREFETCH = HELD_CHUNKS + 1;
 
 	/** One route per worker this process hosts: {@code fiber.pool-<id>/work/<worker>}. */
 	private final List<String> routes;
@@ -53,8 +63,23 @@ final class PoolWorker implements ProcessTarget {
 			runtime.values().readFunction(initializer, initializerAllow, Runnable.class, "the pool's initializer").run();
 		}
 		Duration timeout = runtime.config().get(ConfigKeys.START_TIMEOUT);
+		// One thread for the deadlines of every worker of the process.
+		ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor(task -> {
+			Thread thread = new Thread(task, "fiber-task-deadlines");
+			thread.setDaemon(true);
+			return thread;
+		});
+		try {
+			serveAll(runtime, pool, timeout, deadlines);
+		}
+		finally {
+			deadlines.shutdownNow();
+		}
+	}
+
+	private void serveAll(RuntimeContext runtime, Endpoint pool, Duration timeout, ScheduledExecutorService deadlines) {
 		if (routes.size() == 1) {
-			serve(connect(runtime.connectionTo(pool), timeout), routes.get(0), runtime);
+			serve(connect(runtime.connectionTo(pool), timeout), routes.get(0), runtime, deadlines);
 			return;
 		}
 		// Completes when every session has ended, or at once with the first failure.
@@ -67,7 +92,7 @@ final class PoolWorker implements ProcessTarget {
 				Connection own = null;
 				try {
 					own = connect(shared ? runtime.connectionTo(pool) : runtime.dedicatedConnectionTo(pool), timeout);
-					serve(own, route, runtime);
+					serve(own, route, runtime, deadlines);
 					if (running.decrementAndGet() == 0) {
 						firstFailure.complete(null);
 					}
@@ -100,20 +125,32 @@ final class PoolWorker implements ProcessTarget {
 	}
 
 	/** One worker's session with the pool on {@code connection}, until the pool ends it. */
-	private static void serve(Connection connection, String route, RuntimeContext runtime) {
+	private static void serve(Connection connection, String route, RuntimeContext runtime, ScheduledExecutorService deadlines) {
 		LogKeys.identifyThread();
-		MDC.put(LogKeys.WORKER, workerName(route));
-		ParentSession<ChunkFrame> session = ParentSession.open(connection, route, "the pool", HELD_CHUNKS,
-				ChunkFrame.reader(runtime.values()));
+		String worker = workerName(route);
+		MDC.put(LogKeys.WORKER, worker);
+		// The watch reports a stuck task through the runner, which exists before any task can start.
+		AtomicReference<TaskRunner> runs = new AtomicReference<>();
+		TaskWatch watch = new TaskWatch(Thread.currentThread(), deadlines, runtime.config().get(ConfigKeys.TASK_TIMEOUT_GRACE),
+				(id, timeoutNanos) -> Objects.requireNonNull(runs.get(), "the runner").stuck(id, timeoutNanos));
+		ParentSession<WorkerOrder> session = ParentSession.open(connection, route, "the pool", PREFETCH,
+				WorkerOrder.reader(runtime.values()), order -> {
+					if (order instanceof CancelFrame cancel) {
+						watch.cancel(cancel.ids());
+						return true;
+					}
+					return false;
+				});
 		TaskCodec codec = new TaskCodec(runtime.values(), runtime.maxFrameSize());
-		String streams = route.substring(0, route.lastIndexOf("/work/")) + "/streams/" + workerName(route) + "/";
+		String streams = route.substring(0, route.lastIndexOf("/work/")) + "/streams/" + worker + "/";
 		TaskRunner runner = new TaskRunner(codec, new TaskStreamer(codec,
-				(streamRoute, frames) -> connection.requestChannel(streamRoute, frames.map(Outbound::of)), streams), session::send,
-				runtime.maxFrameSize());
+				(streamRoute, frames) -> connection.requestChannel(streamRoute, frames.map(Outbound::of)), streams), watch, worker,
+				session::send, runtime.maxFrameSize());
+		runs.set(runner);
 		try {
-			ChunkFrame chunk;
-			while ((chunk = session.take()) != null) {
-				runner.run(chunk);
+			WorkerOrder order;
+			while ((order = session.take()) != null) {
+				runner.run((ChunkFrame) order);
 				session.request(1);
 			}
 		}

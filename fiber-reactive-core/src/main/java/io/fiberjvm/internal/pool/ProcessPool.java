@@ -44,22 +44,25 @@ final class ProcessPool implements FiberPool {
 	private final boolean idempotent;
 	private final Retry retry;
 	private final int chunkSize;
+	/** The tasks' deadline, or 0 for none. */
+	private final long timeoutNanos;
 
-	ProcessPool(PoolCore core, boolean idempotent, Retry retry, int chunkSize) {
+	ProcessPool(PoolCore core, boolean idempotent, Retry retry, int chunkSize, long timeoutNanos) {
 		this.core = core;
 		this.idempotent = idempotent;
 		this.retry = retry;
 		this.chunkSize = chunkSize;
+		this.timeoutNanos = timeoutNanos;
 	}
 
 	@Override
 	public FiberPool idempotent(boolean idempotent) {
-		return new ProcessPool(core, idempotent, retry, chunkSize);
+		return new ProcessPool(core, idempotent, retry, chunkSize, timeoutNanos);
 	}
 
 	@Override
 	public FiberPool retry(Retry retry) {
-		return new ProcessPool(core, idempotent, Objects.requireNonNull(retry, "retry"), chunkSize);
+		return new ProcessPool(core, idempotent, Objects.requireNonNull(retry, "retry"), chunkSize, timeoutNanos);
 	}
 
 	@Override
@@ -67,7 +70,26 @@ final class ProcessPool implements FiberPool {
 		if (tasks < 0) {
 			throw new IllegalArgumentException("chunk size " + tasks + " must be 0 (adaptive) or more");
 		}
-		return new ProcessPool(core, idempotent, retry, tasks);
+		return new ProcessPool(core, idempotent, retry, tasks, timeoutNanos);
+	}
+
+	@Override
+	public FiberPool taskTimeout(Duration timeout) {
+		return new ProcessPool(core, idempotent, retry, chunkSize, timeoutNanos(timeout));
+	}
+
+	/** {@code timeout} as a task's deadline in nanoseconds, 0 for none; refused when negative or beyond what a JVM can time. */
+	static long timeoutNanos(Duration timeout) {
+		Objects.requireNonNull(timeout, "timeout");
+		if (timeout.isNegative()) {
+			throw new IllegalArgumentException("a task timeout of " + timeout + " is negative; give a positive one, or Duration.ZERO for none");
+		}
+		try {
+			return timeout.toNanos();
+		}
+		catch (ArithmeticException tooLong) {
+			throw new IllegalArgumentException("a task timeout of " + timeout + " is longer than a JVM can time; give Duration.ZERO for none");
+		}
 	}
 
 	@Override
@@ -141,7 +163,7 @@ final class ProcessPool implements FiberPool {
 		Objects.requireNonNull(fn, "fn");
 		Objects.requireNonNull(items, "items");
 		return this.<Object>calling(what, () -> core.codec.shipStream(fn),
-				shipped -> new StreamingTasks(core, chunkSize, idempotent, effectiveRetry()).elements(shipped, input(items), what, sequential))
+				shipped -> new StreamingTasks(core, chunkSize, idempotent, timeoutNanos, effectiveRetry()).elements(shipped, input(items), what, sequential))
 				.map(value -> (R) value)
 				.name("fiber.pool." + what).tag(POOL_TAG, core.name());
 	}
@@ -175,8 +197,8 @@ final class ProcessPool implements FiberPool {
 		return counted(what, function, shipped -> {
 			FluxPoolMap.LaterAttempts later = (argument, description, first) -> retries(attempt(shipped, argument, description,
 					new AtomicInteger(1)), first);
-			return ordered ? FluxPoolMap.<R>ordered(items, core, shipped, what, chunkSize, idempotent, later)
-					: FluxPoolMap.<R>unordered(items, core, shipped, what, chunkSize, idempotent, later);
+			return ordered ? FluxPoolMap.<R>ordered(items, core, shipped, what, chunkSize, idempotent, timeoutNanos, later)
+					: FluxPoolMap.<R>unordered(items, core, shipped, what, chunkSize, idempotent, timeoutNanos, later);
 		});
 	}
 
@@ -259,7 +281,8 @@ final class ProcessPool implements FiberPool {
 			if (n > 1) {
 				core.retried.incrementAndGet();
 			}
-			Task task = new Task(core.nextTaskId(), shipped, argument, description, n, chunkSize, idempotent, TaskSink.of(sink));
+			Task task = new Task(core.nextTaskId(), shipped, argument, description, n, chunkSize, idempotent, timeoutNanos,
+					TaskSink.of(sink));
 			sink.onCancel(() -> core.dispatcher.cancel(task));
 			core.dispatcher.submit(task);
 		});
@@ -350,7 +373,8 @@ final class ProcessPool implements FiberPool {
 	@Override
 	public String toString() {
 		return "FiberPool[" + core.name() + ", " + core.size() + " workers" + (idempotent ? "" : ", not idempotent")
-				+ (chunkSize > 0 ? ", chunks of " + chunkSize : "") + "]";
+				+ (chunkSize > 0 ? ", chunks of " + chunkSize : "") + (timeoutNanos > 0 ? ", task timeout " + Duration.ofNanos(timeoutNanos) : "")
+				+ "]";
 	}
 
 	/** Runs a two-argument function on an argument pair: what starmap ships. */

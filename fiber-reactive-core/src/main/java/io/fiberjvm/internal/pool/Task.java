@@ -23,6 +23,8 @@ final class Task {
 	final int chunkSize;
 	/** Whether the function may run again for this argument; a task that may not always goes {@link #alone()}. */
 	final boolean idempotent;
+	/** How long it may run before its worker interrupts it, or 0 for no limit. */
+	final long timeoutNanos;
 	final TaskSink sink;
 	/** The streaming attempt this task is, or null for a task answered with one value. */
 	final @Nullable StreamAttempt stream;
@@ -41,10 +43,17 @@ final class Task {
 	 */
 	boolean suspect;
 
+	/** A task with no deadline. */
 	Task(long id, ShippedFunction function, @Nullable ByteBuffer arg, TaskName description, int attempt,
 			int chunkSize, boolean idempotent, TaskSink sink) {
+		this(id, function, arg, description, attempt, chunkSize, idempotent, 0, sink);
+	}
+
+	Task(long id, ShippedFunction function, @Nullable ByteBuffer arg, TaskName description, int attempt,
+			int chunkSize, boolean idempotent, long timeoutNanos, TaskSink sink) {
 		this.chunkSize = chunkSize;
 		this.idempotent = idempotent;
+		this.timeoutNanos = timeoutNanos;
 		this.id = id;
 		this.function = function;
 		this.arg = arg;

@@ -2,6 +2,7 @@ package io.fiberjvm.internal.pool;
 
 import java.io.Serializable;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,7 @@ import io.fiberjvm.internal.frames.Answer;
 import io.fiberjvm.internal.frames.ChunkFrame;
 import io.fiberjvm.internal.frames.ResultsFrame;
 import io.fiberjvm.pool.TaskFailedException;
+import io.fiberjvm.pool.TaskTimeoutException;
 
 /**
  * How a pool's tasks travel, on both sides: its functions (serialized once per function object), each
@@ -114,7 +116,11 @@ final class TaskCodec {
 				return;
 			}
 			if (answer.failed()) {
-				task.sink.error(new TaskFailedException(task.toString(), outcome.worker(), RemoteException.decode(answer.error())));
+				RemoteException remote = RemoteException.decode(answer.error());
+				task.sink.error(TaskTimeoutException.class.getName().equals(remote.remoteType())
+						? new TaskTimeoutException(task.toString(), outcome.worker(), Duration.ofNanos(task.timeoutNanos),
+								"it was interrupted and stopped", remote)
+						: new TaskFailedException(task.toString(), outcome.worker(), remote));
 				return;
 			}
 			// A result that cannot be read, or whose class cannot initialize here, fails its own caller only.

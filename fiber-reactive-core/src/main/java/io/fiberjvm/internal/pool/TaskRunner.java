@@ -1,7 +1,9 @@
 package io.fiberjvm.internal.pool;
 
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -10,25 +12,33 @@ import org.jspecify.annotations.Nullable;
 import io.fiberjvm.internal.frames.Answer;
 import io.fiberjvm.internal.frames.ChunkFrame;
 import io.fiberjvm.internal.frames.ResultsFrame;
+import io.fiberjvm.pool.TaskTimeoutException;
 import io.fiberjvm.transport.Outbound;
 
 /**
  * Runs a worker's chunks, one task after another (a streaming task's elements going up as it runs), and sends their answers in frames of about half a frame of
  * answers (a larger answer alone: the transport fragments it).
- * It keeps the functions it was sent, as its pool's twin of the cache expects.
+ * It keeps the functions it was sent, as its pool's twin of the cache expects. Each task runs under the
+ * {@link TaskWatch}: one cancelled before it starts is answered as cancelled without running, and one interrupted
+ * because its caller cancelled it or its deadline passed is answered so.
  */
 final class TaskRunner {
 
 	private final TaskCodec codec;
 	private final TaskStreamer streamer;
+	private final TaskWatch watch;
+	/** The worker's name, as its errors give it. */
+	private final String worker;
 	private final Consumer<Outbound> send;
 	private final int frameBudget;
 	/** Each function, or the error that keeps it from this worker. */
 	private final FunctionCache<Object> functions = new FunctionCache<>();
 
-	TaskRunner(TaskCodec codec, TaskStreamer streamer, Consumer<Outbound> send, int maxFrameSize) {
+	TaskRunner(TaskCodec codec, TaskStreamer streamer, TaskWatch watch, String worker, Consumer<Outbound> send, int maxFrameSize) {
 		this.codec = codec;
 		this.streamer = streamer;
+		this.watch = watch;
+		this.worker = worker;
 		this.send = send;
 		this.frameBudget = Math.max(1024, maxFrameSize / 2);
 	}
@@ -40,15 +50,9 @@ final class TaskRunner {
 		long bytes = 0;
 		long start = System.nanoTime();
 		for (ChunkFrame.Task task : chunk.tasks()) {
-			Answer answer;
-			if (function instanceof StreamingFunction streaming) {
-				answer = streamer.stream(streaming, task);
-			}
-			else if (function instanceof Function<?, ?> fn) {
-				answer = runOne((Function<@Nullable Object, @Nullable Object>) fn, task);
-			}
-			else {
-				answer = codec.failure(task.id(), (Throwable) function);
+			Answer answer = watched(function, task, chunk.timeoutNanos());
+			if (answer == null) {
+				continue;
 			}
 			int size = answer.valueBytes() + 16;
 			if (!answers.isEmpty() && bytes + size > frameBudget) {
@@ -60,6 +64,72 @@ final class TaskRunner {
 			bytes += size;
 		}
 		send(new ResultsFrame(true, System.nanoTime() - start, answers));
+	}
+
+	/**
+	 * Runs {@code task} under the watch, which covers the function and not the encoding of what it returned; null
+	 * when the watch answered it already (its worker is stuck).
+	 */
+	@SuppressWarnings("unchecked")
+	private @Nullable Answer watched(Object function, ChunkFrame.Task task, long timeoutNanos) {
+		if (watch.skip(task.id())) {
+			return codec.failure(task.id(), new CancellationException("task " + task.id() + " was cancelled before it started"));
+		}
+		if (!(function instanceof StreamingFunction) && !(function instanceof Function<?, ?>)) {
+			return codec.failure(task.id(), (Throwable) function);
+		}
+		watch.start(task.id(), timeoutNanos);
+		Answer answer = null;
+		@Nullable Object result = null;
+		Throwable failure = null;
+		TaskWatch.End ended;
+		try {
+			if (function instanceof StreamingFunction streaming) {
+				answer = streamer.stream(streaming, task);
+			}
+			else {
+				result = ((Function<@Nullable Object, @Nullable Object>) function).apply(codec.readArgument(task));
+			}
+		}
+		catch (OutOfMemoryError | InternalError fatal) {
+			// The process is not to be trusted after these; the pool sees it die. A stack overflow is the task's own.
+			throw fatal;
+		}
+		catch (Throwable error) {
+			failure = error;
+		}
+		finally {
+			ended = watch.end();
+		}
+		return switch (ended) {
+			case RAN -> answer != null ? answer : failure != null ? codec.failure(task.id(), failure) : codec.result(task.id(), result);
+			case CANCELLED -> discarding(answer, codec.failure(task.id(),
+					new CancellationException("task " + task.id() + " was cancelled while it ran")));
+			case TIMED_OUT -> discarding(answer, timedOut(task.id(), timeoutNanos, "it was interrupted and stopped"));
+			case STUCK -> discarding(answer, null);
+		};
+	}
+
+	/** {@code instead}, once the arrays of {@code answer}, which it replaces, went back to the codec. */
+	private @Nullable Answer discarding(@Nullable Answer answer, @Nullable Answer instead) {
+		if (answer != null && !answer.failed()) {
+			codec.giveBack(answer.value());
+		}
+		return instead;
+	}
+
+	/**
+	 * From the watch's timer: task {@code id} did not stop within its grace. Its answer says so, in a frame that
+	 * asks the pool to replace this worker's JVM, since the task's thread cannot be stopped.
+	 */
+	void stuck(long id, long timeoutNanos) {
+		send(new ResultsFrame(false, 0, List.of(timedOut(id, timeoutNanos,
+				"it did not stop within task-timeout-grace of being interrupted, so its worker's JVM is replaced")), true));
+	}
+
+	/** The answer to task {@code id}, which ran past its deadline of {@code timeoutNanos}; {@code what} says what came of it. */
+	Answer timedOut(long id, long timeoutNanos, String what) {
+		return codec.failure(id, new TaskTimeoutException("task " + id, worker, Duration.ofNanos(timeoutNanos), what, null));
 	}
 
 	/**
@@ -90,18 +160,5 @@ final class TaskRunner {
 		}
 		functions.put(chunk.functionId(), function);
 		return function;
-	}
-
-	private Answer runOne(Function<@Nullable Object, @Nullable Object> fn, ChunkFrame.Task task) {
-		try {
-			return codec.result(task.id(), fn.apply(codec.readArgument(task)));
-		}
-		catch (OutOfMemoryError | InternalError fatal) {
-			// The process is not to be trusted after these; the pool sees it die. A stack overflow is the task's own.
-			throw fatal;
-		}
-		catch (Throwable error) {
-			return codec.failure(task.id(), error);
-		}
 	}
 }

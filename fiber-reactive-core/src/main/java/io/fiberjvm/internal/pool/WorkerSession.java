@@ -8,6 +8,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.FluxSink;
 
+import io.fiberjvm.internal.frames.CancelFrame;
 import io.fiberjvm.internal.frames.ChunkFrame;
 
 /**
@@ -63,6 +64,13 @@ final class WorkerSession {
 	 * them: the process may have died of a task another of its workers held, so none of its tasks is charged.
 	 */
 	boolean sharedDeath;
+	/**
+	 * Set when its process is replaced because a task of one of its workers did not stop after its deadline: its
+	 * death is that task's, so the others it held are queued again as they were, neither charged nor suspects.
+	 */
+	boolean replaced;
+	/** Ids of tasks it runs whose callers cancelled them, to tell its worker once it has room for a frame. */
+	private final List<Long> cancels = new ArrayList<>(0);
 
 	WorkerSession(String worker, String host, FluxSink<byte[]> out) {
 		this.worker = worker;
@@ -90,6 +98,26 @@ final class WorkerSession {
 	@Override
 	public String toString() {
 		return worker;
+	}
+
+	/** The caller of task {@code id}, which this session's worker holds, cancelled it: the worker is told. */
+	void cancel(long id) {
+		if (!ended && !exited) {
+			cancels.add(id);
+			flushCancels();
+		}
+	}
+
+	/**
+	 * Tells the worker of the tasks cancelled since it was last told, when it has room for a frame: a worker keeps
+	 * room for one beside its chunks, and asks for it again as soon as a cancel arrives.
+	 */
+	void flushCancels() {
+		if (!cancels.isEmpty() && !ended && out.requestedFromDownstream() > 0) {
+			byte[] frame = new CancelFrame(cancels).encode();
+			cancels.clear();
+			out.next(frame);
+		}
 	}
 
 	/** Its worker finished the chunk it ran, in {@code elapsedNanos}: the function is timed; a retiring session holding nothing ends. */
@@ -121,7 +149,8 @@ final class WorkerSession {
 	 * have died of any of them: the answers it sent last may have died with it, unsent, and it may have started its
 	 * next chunk. So none is charged: each goes back as a suspect, which runs {@link Task#alone()}, to be charged only
 	 * for a death of its own. A task that may not run twice is charged whenever it may have run. A cancelled task
-	 * counts among those held, and is neither charged nor sent back.
+	 * counts among those held, and is neither charged nor sent back. When the process was {@link #replaced}, the
+	 * tasks go back as they were.
 	 */
 	Blame blame() {
 		List<Task> held = new ArrayList<>();
@@ -140,8 +169,11 @@ final class WorkerSession {
 			if (task.cancelled) {
 				continue;
 			}
-			if (known || !task.idempotent) {
+			if (known && !replaced || !task.idempotent) {
 				charged.add(task);
+			}
+			else if (replaced) {
+				back.add(task);
 			}
 			else {
 				task.suspect = true;
@@ -161,11 +193,15 @@ final class WorkerSession {
 		boolean known = functions.get(function.id) != null;
 		// The function's bytes count against the frame when they travel with this chunk.
 		long bytes = known ? 0 : function.bytes.length;
+		// A chunk's tasks share one deadline, which the frame carries.
+		long timeoutNanos = 0;
 		while (tasks.size() < size) {
 			Task task = queue.head();
-			if (task == null || !tasks.isEmpty() && (task.function != function || task.alone() || bytes + task.size() > chunkBytes)) {
+			if (task == null || !tasks.isEmpty() && (task.function != function || task.alone() || bytes + task.size() > chunkBytes
+					|| task.timeoutNanos != timeoutNanos)) {
 				break;
 			}
+			timeoutNanos = task.timeoutNanos;
 			queue.takeHead();
 			task.runningOn = this;
 			bytes += task.size();
@@ -181,7 +217,7 @@ final class WorkerSession {
 		}
 		chunks.add(new SentChunk(function, sent));
 		// The pattern matters only to a worker reading the function, so it travels with the function's bytes.
-		out.next(known ? new ChunkFrame(function.id, null, List.of(), tasks).encode()
-				: new ChunkFrame(function.id, function.bytes, List.of(function.allow), tasks).encode());
+		out.next(known ? new ChunkFrame(function.id, timeoutNanos, null, List.of(), tasks).encode()
+				: new ChunkFrame(function.id, timeoutNanos, function.bytes, List.of(function.allow), tasks).encode());
 	}
 }

@@ -369,8 +369,8 @@ class FramesTest {
 		assertThatThrownBy(() -> GrantFrame.decode(grant)).isInstanceOf(CodecException.class)
 				.hasMessageContaining("flags 10000000 it does not know");
 		byte[] results = new ResultsFrame(true, 1, List.of()).encode();
-		results[1] = 3;
-		assertThatThrownBy(() -> ResultsFrame.decode(results)).isInstanceOf(CodecException.class).hasMessageContaining("flags 11");
+		results[1] = 5;
+		assertThatThrownBy(() -> ResultsFrame.decode(results)).isInstanceOf(CodecException.class).hasMessageContaining("flags 101");
 		// A count the frame's remaining bytes cannot hold is refused before anything is allocated for it.
 		byte[] call = new CallFrame(CallFrame.Mode.CALL, 1, 1, "m", List.of(), List.of()).encode();
 		call[call.length - 1] = 5;
@@ -379,5 +379,37 @@ class FramesTest {
 		byte[] put = ItemsFrame.frame(queued(List.of(ByteBuffer.allocate(1), ByteBuffer.allocate(1)))).toArray();
 		assertThatThrownBy(() -> ItemsFrame.decodeOne(put)).isInstanceOf(CodecException.class)
 				.hasMessageContaining("a put carries one item, not 2");
+	}
+
+	@Test
+	void aPoolsOrdersToItsWorkerAreChunksWithTheirDeadlineAndCancelsReadByOneReader() {
+		ShippedValues values = new ShippedValues(List.of());
+		var reader = WorkerOrder.reader(values);
+		ChunkFrame chunk = new ChunkFrame(9, 1_500_000_000L, null, List.of(), List.of(ChunkFrame.Task.of(4, new byte[] {1, 2})));
+		assertThat(io.fiberjvm.transport.InboundReader.read(reader, chunk.encode())).isInstanceOfSatisfying(ChunkFrame.class, read -> {
+			assertThat(read.functionId()).isEqualTo(9);
+			assertThat(read.timeoutNanos()).isEqualTo(1_500_000_000L);
+			assertThat(read.tasks()).extracting(ChunkFrame.Task::id).containsExactly(4L);
+		});
+		// A large argument alone in a chunk is read as it arrives, and keeps its chunk's deadline.
+		ByteBuffer large = ChunkFrame.argument(values, new double[100_000], "the argument");
+		ChunkFrame sole = new ChunkFrame(9, 7, null, List.of(), List.of(new ChunkFrame.Task(5, large)));
+		assertThat(io.fiberjvm.transport.InboundReader.read(reader, sole.encode())).isInstanceOfSatisfying(ChunkFrame.class, read -> {
+			assertThat(read.timeoutNanos()).isEqualTo(7);
+			assertThat(read.tasks().get(0).decoded()).isInstanceOf(double[].class);
+		});
+		assertThat(io.fiberjvm.transport.InboundReader.read(reader, new CancelFrame(List.of(3L, 8L)).encode()))
+				.isEqualTo(new CancelFrame(List.of(3L, 8L)));
+		assertThatThrownBy(() -> new ChunkFrame(1, -1, null, List.of(), List.of())).isInstanceOf(IllegalArgumentException.class)
+				.hasMessageContaining("negative");
+	}
+
+	@Test
+	void aStuckWorkersResultsSayItAloneOrWithALargeAnswer() {
+		ResultsFrame stuck = ResultsFrame.decode(new ResultsFrame(false, 0, List.of(Answer.failure(3, "late")), true).encode());
+		assertThat(stuck.stuck()).isTrue();
+		assertThat(stuck.lastOfChunk()).isFalse();
+		assertThat(stuck.answers()).extracting(Answer::id).containsExactly(3L);
+		assertThat(ResultsFrame.decode(new ResultsFrame(true, 0, List.of()).encode()).stuck()).isFalse();
 	}
 }

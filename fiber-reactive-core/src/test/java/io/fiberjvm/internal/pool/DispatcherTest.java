@@ -47,6 +47,7 @@ class DispatcherTest {
 	private final class FakeWorker extends BaseSubscriber<byte[]> {
 		final List<ChunkFrame> chunks = new CopyOnWriteArrayList<>();
 		final List<byte[]> frames = new CopyOnWriteArrayList<>();
+		final List<Long> cancelled = new CopyOnWriteArrayList<>();
 		WorkerSession session;
 
 		FakeWorker(String name) {
@@ -68,6 +69,10 @@ class DispatcherTest {
 
 		@Override
 		protected void hookOnNext(byte[] frame) {
+			if (frame[0] == io.fiberjvm.internal.frames.FrameKind.CANCEL.code()) {
+				cancelled.addAll(io.fiberjvm.internal.frames.CancelFrame.decode(frame).ids());
+				return;
+			}
 			frames.add(frame);
 			chunks.add(ChunkFrame.decode(frame));
 		}
@@ -262,6 +267,59 @@ class DispatcherTest {
 		c.answer(c.chunks.get(0));
 		assertThat(results).containsExactly(3L);
 		assertThat(tasks).extracting(task -> task.attempt).as("no attempt used but the charged one's").containsOnly(1);
+	}
+
+	@Test
+	void aRunningTasksCancelReachesItsWorkerOnceItHasRoomAndItsAnswerCountsNeitherWay() {
+		List<Task> tasks = new ArrayList<>();
+		List<Object> results = new CopyOnWriteArrayList<>();
+		var first = submit(tasks, true, 2).subscribe(results::add);
+		var second = submit(tasks, true, 2).subscribe(results::add);
+		FakeWorker a = new FakeWorker("a");
+		assertThat(a.chunks).singleElement().satisfies(chunk -> assertThat(chunk.tasks()).hasSize(2));
+
+		first.dispose();
+		assertThat(a.cancelled).as("told at once: the worker keeps room for it").containsExactly(tasks.get(0).id);
+		second.dispose();
+		assertThat(a.cancelled).as("no room for another frame yet").hasSize(1);
+		a.request(1);
+		assertThat(a.cancelled).containsExactly(tasks.get(0).id, tasks.get(1).id);
+
+		// The worker answers the cancelled tasks (one interrupted, one that ended first): their callers hear nothing.
+		dispatcher.results(a.session, ResultsFrame.decode(new ResultsFrame(true, 1_000, List.of(
+				Answer.failure(tasks.get(0).id, "cancelled"), Answer.of(tasks.get(1).id, new byte[0]))).encode()));
+		assertThat(results).isEmpty();
+		long[] counters = dispatcher.counters();
+		assertThat(counters[2]).as("in flight").isZero();
+		assertThat(counters[4]).as("failed").isZero();
+	}
+
+	@Test
+	void aWorkerStuckInATaskPastItsDeadlineFailsItWithATimeoutAndItsProcessesOtherTasksGoBackUncharged() {
+		List<Task> tasks = new ArrayList<>();
+		List<Object> results = new CopyOnWriteArrayList<>();
+		List<Throwable> errors = new CopyOnWriteArrayList<>();
+		FakeWorker a = new FakeWorker("a", "jvm1");
+		FakeWorker b = new FakeWorker("b", "jvm1");
+		for (int i = 0; i < 2; i++) {
+			submit(tasks, true, 1).subscribe(results::add, errors::add);
+		}
+		assertThat(a.chunks).hasSize(1);
+		assertThat(b.chunks).hasSize(1);
+		long stuck = a.chunks.get(0).tasks().get(0).id();
+
+		dispatcher.results(a.session, ResultsFrame.decode(new ResultsFrame(false, 0, List.of(Answer.failure(stuck, "late")), true).encode()));
+		assertThat(errors).singleElement().isInstanceOfSatisfying(io.fiberjvm.pool.TaskTimeoutException.class,
+				e -> assertThat(e).hasMessageContaining("did not stop").hasMessageContaining("element"));
+		// The fleet then ends the process's sessions; the other task goes back as it was, not a suspect.
+		dispatcher.gone(List.of(a.session, b.session), "its JVM was replaced");
+		assertThat(errors).hasSize(1);
+		assertThat(dispatcher.counters()[5]).as("charged").isZero();
+		assertThat(tasks).filteredOn(task -> task.id != stuck).singleElement().satisfies(task -> assertThat(task.suspect).isFalse());
+
+		FakeWorker c = new FakeWorker("c");
+		c.answer(c.chunks.get(0));
+		assertThat(results).hasSize(1);
 	}
 
 	@Test

@@ -90,8 +90,8 @@ class FluxPoolMapTest {
 			firstErrors.add(first);
 			return later;
 		};
-		return ordered ? FluxPoolMap.ordered(items, core, square, "map", chunkSize, true, attempts)
-				: FluxPoolMap.unordered(items, core, square, "map", chunkSize, true, attempts);
+		return ordered ? FluxPoolMap.ordered(items, core, square, "map", chunkSize, true, 0, attempts)
+				: FluxPoolMap.unordered(items, core, square, "map", chunkSize, true, 0, attempts);
 	}
 
 	/** The tasks sent so far, in the order the worker got them. */
@@ -301,7 +301,7 @@ class FluxPoolMapTest {
 		shutDown.shutdown();
 		Scheduler refusing = Schedulers.fromExecutorService(shutDown);
 		FluxPoolMap.LaterAttempts none = (argument, description, first) -> Mono.error(first);
-		StepVerifier.create(FluxPoolMap.of(Flux.range(0, 3), refusing, core, square, "map", 0, true, true, none))
+		StepVerifier.create(FluxPoolMap.of(Flux.range(0, 3), refusing, new MapTasks(core, square, "map", 0, true, 0, none), true))
 				.expectErrorSatisfies(error -> assertThat(error).isInstanceOf(RejectedExecutionException.class))
 				.verify(WAIT);
 		assertThat(sent).isEmpty();

@@ -1,6 +1,8 @@
 package io.fiberjvm.internal.pool;
 
 import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -33,6 +35,12 @@ import static org.awaitility.Awaitility.await;
 class PoolCoreTest {
 
 	private static final Duration WAIT = Duration.ofSeconds(10);
+	/** The fake workers' timer for deadlines, which no task here has. */
+	private static final ScheduledExecutorService DEADLINES = Executors.newSingleThreadScheduledExecutor(task -> {
+		Thread thread = new Thread(task, "test-deadlines");
+		thread.setDaemon(true);
+		return thread;
+	});
 
 	private final Map<String, FakeProcess> processes = new ConcurrentHashMap<>();
 	private final List<String> startOrder = new CopyOnWriteArrayList<>();
@@ -60,6 +68,7 @@ class PoolCoreTest {
 		FakeWorker(String worker) {
 			TaskCodec codec = new TaskCodec(runtime.values(), runtime.maxFrameSize());
 			runner = new TaskRunner(codec, new TaskStreamer(codec, runtime.router()::requestChannel, prefix() + "streams/" + worker + "/"),
+					new TaskWatch(Thread.currentThread(), DEADLINES, Duration.ofSeconds(5), (id, timeout) -> { }), worker,
 					frame -> up.tryEmitNext(frame.toArray()), runtime.maxFrameSize());
 			runtime.router().requestChannel(prefix() + "work/" + worker, up.asFlux()).subscribe(this);
 		}
@@ -95,7 +104,7 @@ class PoolCoreTest {
 	@Test
 	void aTaskGoesToAnAdmittedWorkerAndItsResultComesBack() {
 		PoolCore core = core(1, 1);
-		FiberPool pool = new ProcessPool(core, true, DefaultPoolBuilder.DEFAULT_RETRY, 0);
+		FiberPool pool = new ProcessPool(core, true, DefaultPoolBuilder.DEFAULT_RETRY, 0, 0);
 		FakeWorker worker = new FakeWorker("p-w1");
 		var result = pool.apply(SQUARE, 7).toFuture();
 		await().atMost(WAIT).until(() -> worker.chunks.size() == 1);
@@ -109,7 +118,7 @@ class PoolCoreTest {
 	@Test
 	void aStreamingTaskGoesAloneAndNothingIsSentBehindIt() {
 		PoolCore core = core(1, 1);
-		FiberPool pool = new ProcessPool(core, true, DefaultPoolBuilder.DEFAULT_RETRY, 0);
+		FiberPool pool = new ProcessPool(core, true, DefaultPoolBuilder.DEFAULT_RETRY, 0, 0);
 		FakeWorker worker = new FakeWorker("p-w1");
 		FiberFunction<Integer, Flux<Integer>> upTo = n -> Flux.range(0, n);
 		List<Integer> got = new CopyOnWriteArrayList<>();
@@ -158,7 +167,7 @@ class PoolCoreTest {
 	@Test
 	void aFailedSessionStopsItsProcessAndItsTaskRunsOnTheReplacement() {
 		PoolCore core = core(1, 1);
-		FiberPool pool = new ProcessPool(core, true, DefaultPoolBuilder.DEFAULT_RETRY, 0);
+		FiberPool pool = new ProcessPool(core, true, DefaultPoolBuilder.DEFAULT_RETRY, 0, 0);
 		FakeWorker lost = new FakeWorker("p-w1");
 		var result = pool.apply(SQUARE, 3).toFuture();
 		await().atMost(WAIT).until(() -> lost.chunks.size() == 1);
@@ -176,7 +185,7 @@ class PoolCoreTest {
 	@Test
 	void closingAnIdlePoolRetiresItsWorkersAndEndsOnceTheirProcessesHave() {
 		PoolCore core = core(1, 1);
-		FiberPool pool = new ProcessPool(core, true, DefaultPoolBuilder.DEFAULT_RETRY, 0);
+		FiberPool pool = new ProcessPool(core, true, DefaultPoolBuilder.DEFAULT_RETRY, 0, 0);
 		FakeWorker worker = new FakeWorker("p-w1");
 		await().atMost(WAIT).until(() -> core.stats().workers() == 1);
 		String route = prefix();

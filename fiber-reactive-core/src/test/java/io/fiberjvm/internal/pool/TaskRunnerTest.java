@@ -1,29 +1,152 @@
 package io.fiberjvm.internal.pool;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 
 import io.fiberjvm.FiberFunction;
+import io.fiberjvm.RemoteException;
 import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.internal.frames.ChunkFrame;
+import io.fiberjvm.internal.frames.Answer;
 import io.fiberjvm.internal.frames.ResultsFrame;
+import io.fiberjvm.pool.TaskTimeoutException;
 import io.fiberjvm.transport.Outbound;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A worker's runner writes a large result into the array of the last one once the transport let that go. */
+/**
+ * A worker's runner: it writes a large result into the array of the last one once the transport let that go, and
+ * runs each task under the watch of its deadline and its caller's cancel.
+ */
 class TaskRunnerTest {
+
+	/** Set by a cancelled task's function as it starts, so the test cancels it while it runs. */
+	static volatile CountDownLatch started = new CountDownLatch(1);
+	/** Whether a stuck frame was sent, which a task that ignores interrupts waits for. */
+	static volatile boolean reportedStuck;
 
 	private static final int FRAME = 16 << 20;
 
 	private final TaskCodec pool = new TaskCodec(new ShippedValues(List.of()), FRAME);
 	private final TaskCodec codec = new TaskCodec(new ShippedValues(List.of()), FRAME);
 	private final List<Outbound> sent = new CopyOnWriteArrayList<>();
+	private final ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor();
+	private final TaskWatch watch = new TaskWatch(Thread.currentThread(), deadlines, Duration.ofMillis(300),
+			(id, timeoutNanos) -> stuck(id, timeoutNanos));
 	private final TaskRunner runner = new TaskRunner(codec, new TaskStreamer(codec, (route, frames) -> Flux.empty(), "streams/"),
-			sent::add, FRAME);
+			watch, "w1", sent::add, FRAME);
+
+	private void stuck(long id, long timeoutNanos) {
+		runner.stuck(id, timeoutNanos);
+		reportedStuck = true;
+	}
+
+	@AfterEach
+	void stopTimer() {
+		deadlines.shutdownNow();
+	}
+
+	/** The answers of every frame sent so far, in order. */
+	private List<Answer> answers() {
+		return sent.stream().flatMap(frame -> ResultsFrame.decode(frame.toArray()).answers().stream()).toList();
+	}
+
+	private ChunkFrame chunk(FiberFunction<Integer, Integer> fn, long timeoutNanos, long... ids) {
+		ShippedFunction shipped = pool.ship(fn, fn.getClass());
+		List<ChunkFrame.Task> tasks = new java.util.ArrayList<>();
+		for (long id : ids) {
+			tasks.add(ChunkFrame.Task.of(id, null));
+		}
+		return new ChunkFrame(shipped.id, timeoutNanos, shipped.bytes, List.of(shipped.allow), tasks);
+	}
+
+	@Test
+	void aTaskPastItsDeadlineIsInterruptedAndAnsweredAsTimedOutAndTheNextRunsUninterrupted() {
+		FiberFunction<Integer, Integer> sleeps = x -> {
+			if (x == null) {
+				try {
+					Thread.sleep(60_000);
+				}
+				catch (InterruptedException e) {
+					throw new IllegalStateException("interrupted", e);
+				}
+			}
+			return Thread.currentThread().isInterrupted() ? -1 : 1;
+		};
+		runner.run(chunk(sleeps, TimeUnit.MILLISECONDS.toNanos(100), 1, 2));
+		List<Answer> answers = answers();
+		assertThat(answers).hasSize(2);
+		assertThat(answers.get(0).failed()).isTrue();
+		assertThat(RemoteException.decode(answers.get(0).error()).remoteType()).isEqualTo(TaskTimeoutException.class.getName());
+		assertThat(Thread.currentThread().isInterrupted()).as("no interrupt is left over").isFalse();
+		assertThat(sent).noneMatch(frame -> ResultsFrame.decode(frame.toArray()).stuck());
+	}
+
+	@Test
+	void aTaskThatIgnoresItsInterruptIsReportedStuckOnceAndItsLateAnswerIsDropped() {
+		reportedStuck = false;
+		FiberFunction<Integer, Integer> spins = x -> {
+			while (!reportedStuck) {
+				Thread.onSpinWait();
+			}
+			return 1;
+		};
+		runner.run(chunk(spins, TimeUnit.MILLISECONDS.toNanos(50), 7));
+		Thread.interrupted();
+		assertThat(answers()).as("the task's own late answer is dropped").hasSize(1);
+		assertThat(sent.get(0)).satisfies(frame -> {
+			ResultsFrame results = ResultsFrame.decode(frame.toArray());
+			assertThat(results.stuck()).isTrue();
+			assertThat(results.answers()).singleElement().satisfies(answer -> {
+				assertThat(answer.id()).isEqualTo(7);
+				assertThat(RemoteException.decode(answer.error()).getMessage()).contains("did not stop");
+			});
+		});
+	}
+
+	@Test
+	void aTaskCancelledBeforeItStartsIsAnsweredWithoutRunningAndOneCancelledWhileItRunsIsInterrupted() throws Exception {
+		started = new CountDownLatch(1);
+		FiberFunction<Integer, Integer> waits = x -> {
+			started.countDown();
+			try {
+				Thread.sleep(60_000);
+				return 1;
+			}
+			catch (InterruptedException e) {
+				return -1;
+			}
+		};
+		watch.cancel(List.of(3L));
+		Thread canceller = new Thread(() -> {
+			try {
+				if (started.await(30, TimeUnit.SECONDS)) {
+					watch.cancel(List.of(4L));
+				}
+			}
+			catch (InterruptedException e) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		canceller.start();
+		runner.run(chunk(waits, 0, 3, 4));
+		canceller.join();
+		List<Answer> answers = answers();
+		assertThat(answers).extracting(Answer::id).containsExactly(3L, 4L);
+		assertThat(answers).allSatisfy(answer -> assertThat(RemoteException.decode(answer.error()).remoteType())
+				.isEqualTo(java.util.concurrent.CancellationException.class.getName()));
+		assertThat(RemoteException.decode(answers.get(0).error()).getMessage()).contains("before it started");
+		assertThat(RemoteException.decode(answers.get(1).error()).getMessage()).contains("while it ran");
+	}
 
 	@Test
 	void aLargeResultsArrayIsWrittenOverOnlyOnceTheTransportLetTheLastFrameGo() {
