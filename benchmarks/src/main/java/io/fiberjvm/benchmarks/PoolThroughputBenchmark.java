@@ -35,6 +35,8 @@ import io.fiberjvm.pool.FiberPool;
  *
  * <p>One operation is one task: each invocation runs 10,000 tasks of {@code x -> x} and waits
  * for all their results, in input order ({@code map} on the pool, {@code invokeAll} on the threads).
+ * {@code fiberPoolWithDeadline} runs them through a view with a task timeout (one minute, never reached), so
+ * each task is armed with a deadline on its worker and disarmed: what a deadline costs.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -97,6 +99,12 @@ public class PoolThroughputBenchmark {
 	@OperationsPerInvocation(TASKS)
 	public long fiberPool(PoolState state) {
 		return state.pool.map(IDENTITY, ITEMS).count().block(WAIT);
+	}
+
+	@Benchmark
+	@OperationsPerInvocation(TASKS)
+	public long fiberPoolWithDeadline(PoolState state) {
+		return state.pool.taskTimeout(Duration.ofMinutes(1)).map(IDENTITY, ITEMS).count().block(WAIT);
 	}
 
 	@Benchmark

@@ -385,38 +385,6 @@ final class Dispatcher {
 
 	/** Under the lock: gives chunks to sessions that can take them, idle ones first. */
 	private void dispatch() {
-		while (true) {
-			Task head = queue.head();
-			if (head == null) {
-				return;
-			}
-			int live = 0;
-			for (WorkerSession s : sessions.values()) {
-				if (!s.retiring && !s.exited && !s.ended) {
-					live++;
-				}
-			}
-			// A task that goes alone goes to a worker that holds nothing.
-			int size = head.alone() ? 1 : ChunkSizer.size(head.function.meanNanos, head.chunkSize, queue.size(), live);
-			WorkerSession target = null;
-			for (WorkerSession s : sessions.values()) {
-				if (s.canTake() && s.chunks.isEmpty() && WorkerProcesses.allow(s, head)) {
-					target = s;
-					break;
-				}
-			}
-			if (target == null && !head.alone() && ChunkSizer.mayPrefetch(head.function.meanNanos, size)) {
-				for (WorkerSession s : sessions.values()) {
-					if (s.canTake() && WorkerProcesses.allow(s, head)) {
-						target = s;
-						break;
-					}
-				}
-			}
-			if (target == null) {
-				return;
-			}
-			target.send(queue, head.function, size, chunkBytes);
-		}
+		ChunkPlacement.place(queue, sessions.values(), chunkBytes);
 	}
 }
