@@ -14,6 +14,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.test.StepVerifier;
@@ -120,9 +122,10 @@ class TaskDeadlineTest {
 		assertThat(pool.stats().failed()).isEqualTo(1);
 	}
 
-	@Test
-	void aTaskDeafToItsInterruptFailsAloneAndItsJvmIsReplacedWhileItsNeighboursComplete() {
-		FiberPool pool = fiber.pool(2).name("stuck").open();
+	@ParameterizedTest(name = "{0} worker(s) per JVM")
+	@ValueSource(ints = {1, 2})
+	void aTaskDeafToItsInterruptFailsAloneAndItsJvmIsReplacedWhileItsNeighboursComplete(int perProcess) {
+		FiberPool pool = fiber.pool(2).name("stuck").workersPerProcess(perProcess).open();
 		FiberFunction<Integer, Integer> stuckOnZero = x -> x == 0 ? spins(x) : x * 10;
 
 		List<TaskResult<Integer>> results = pool.taskTimeout(Duration.ofSeconds(1))

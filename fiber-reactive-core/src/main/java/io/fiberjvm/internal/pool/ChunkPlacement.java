@@ -21,7 +21,7 @@ final class ChunkPlacement {
 			}
 			int live = 0;
 			for (WorkerSession s : sessions) {
-				if (!s.retiring && !s.exited && !s.ended) {
+				if (s.taking()) {
 					live++;
 				}
 			}

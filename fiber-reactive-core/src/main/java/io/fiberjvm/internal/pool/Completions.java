@@ -7,6 +7,9 @@ import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.fiberjvm.pool.PoolClosedException;
+import io.fiberjvm.pool.WorkerStartException;
+
 /** Callers' completions, run outside the dispatcher's lock: one that throws is logged, so no other caller is stranded. */
 final class Completions {
 
@@ -32,6 +35,16 @@ final class Completions {
 	}
 
 	/** Runs {@code completion}; one that throws is logged, and only an error the JVM cannot go on after is rethrown. */
+	/** The error of {@code task}, refused by a terminated pool. */
+	static PoolClosedException closed(Task task) {
+		return new PoolClosedException("the pool was terminated; " + task + " did not run");
+	}
+
+	/** Each caller's own copy of {@code why}, so that what a caller's operators add to it stays that caller's. */
+	static WorkerStartException copy(WorkerStartException why) {
+		return new WorkerStartException(why.pool(), why.failures(), why.getCause() != null ? why.getCause() : why);
+	}
+
 	static void run(Runnable completion) {
 		try {
 			completion.run();

@@ -18,7 +18,6 @@ import reactor.core.scheduler.Schedulers;
 import io.fiberjvm.internal.frames.Answer;
 import io.fiberjvm.internal.frames.ResultsFrame;
 import io.fiberjvm.pool.PoolClosedException;
-import io.fiberjvm.pool.TaskTimeoutException;
 import io.fiberjvm.pool.WorkerLostException;
 import io.fiberjvm.pool.WorkerStartException;
 
@@ -50,6 +49,8 @@ final class Dispatcher {
 	private long lost;
 	private long requeued;
 	private boolean terminated;
+	/** Whether cancels are being made together ({@link #cancelTogether}), to be sent once they are all made. */
+	private boolean cancelling;
 
 	/**
 	 * @param chunkBytes the most bytes of arguments one chunk carries
@@ -85,30 +86,26 @@ final class Dispatcher {
 			}
 		}
 		if (refused instanceof WorkerStartException why) {
-			Completions.runAll(Completions.failing(tasks, task -> copy(why)));
+			Completions.runAll(Completions.failing(tasks, task -> Completions.copy(why)));
 		}
 		else if (refused != null) {
-			Completions.runAll(Completions.failing(tasks, Dispatcher::closed));
+			Completions.runAll(Completions.failing(tasks, Completions::closed));
 		}
 	}
 
 	/** Under the lock: why {@code task}, submitted now, fails at once, or null when it is queued. */
 	private @Nullable RuntimeException refusal(Task task) {
 		if (terminated) {
-			return closed(task);
+			return Completions.closed(task);
 		}
 		WorkerStartException why = cannotStart;
-		return why != null && !anyTaking() ? copy(why) : null;
-	}
-
-	private static PoolClosedException closed(Task task) {
-		return new PoolClosedException("the pool was terminated; " + task + " did not run");
+		return why != null && !anyTaking() ? Completions.copy(why) : null;
 	}
 
 	/** Under the lock: whether a session takes tasks, or will once it asks. */
 	private boolean anyTaking() {
 		for (WorkerSession session : sessions.values()) {
-			if (!session.retiring && !session.exited && !session.ended) {
+			if (session.taking()) {
 				return true;
 			}
 		}
@@ -130,12 +127,7 @@ final class Dispatcher {
 			cannotStart = why;
 			waiting = queue.drain();
 		}
-		Completions.runAll(Completions.failing(waiting, task -> copy(why)));
-	}
-
-	/** Each caller's own error, so that what a caller's operators add to it stays that caller's. */
-	private static WorkerStartException copy(WorkerStartException why) {
-		return new WorkerStartException(why.pool(), why.failures(), why.getCause() != null ? why.getCause() : why);
+		Completions.runAll(Completions.failing(waiting, task -> Completions.copy(why)));
 	}
 
 	synchronized void cancel(Task task) {
@@ -145,9 +137,31 @@ final class Dispatcher {
 		task.cancelled = true;
 		queue.remove(task);
 		WorkerSession running = task.runningOn;
-		if (running != null) {
-			// Its worker interrupts it, or skips it if it has not started.
+		// Its worker interrupts it, or skips it if it has not started; a stream is cancelled through its channel.
+		if (running != null && task.stream == null) {
 			running.cancel(task.id);
+			if (!cancelling) {
+				running.flushCancels();
+			}
+		}
+	}
+
+	/** Runs {@code cancels} of one call's tasks under one hold of the lock, each worker told of its share in one frame. */
+	void cancelTogether(Runnable cancels) {
+		synchronized (this) {
+			boolean outermost = !cancelling;
+			cancelling = true;
+			try {
+				cancels.run();
+			}
+			finally {
+				if (outermost) {
+					cancelling = false;
+					for (WorkerSession session : sessions.values()) {
+						session.flushCancels();
+					}
+				}
+			}
 		}
 	}
 
@@ -207,12 +221,12 @@ final class Dispatcher {
 					continue;
 				}
 				task.runningOn = null;
-				if (!a.failed()) {
-					completed++;
+				// A cancelled task (interrupted, skipped, refused its stream, or ended first) counts neither way.
+				if (!task.cancelled && a.failed()) {
+					failed++;
 				}
 				else if (!task.cancelled) {
-					// A cancelled task is interrupted, skipped, or refused its stream: not its function failing.
-					failed++;
+					completed++;
 				}
 				if (!task.cancelled) {
 					answered[i] = task;
@@ -232,17 +246,11 @@ final class Dispatcher {
 		for (int i = 0; i < answered.length; i++) {
 			Task task = answered[i];
 			if (task != null) {
-				Outcome outcome = results.stuck() ? new Outcome(session.worker, null, stuck(task, session.worker))
+				Outcome outcome = results.stuck() ? Outcome.stuck(task, session.worker)
 						: new Outcome(session.worker, answers.get(i), null);
 				Completions.run(() -> answer.accept(task, outcome));
 			}
 		}
-	}
-
-	/** The error of {@code task}, which ran past its deadline on {@code worker} and did not stop when interrupted. */
-	private static TaskTimeoutException stuck(Task task, String worker) {
-		return new TaskTimeoutException(task.toString(), worker, Duration.ofNanos(task.timeoutNanos),
-				"it did not stop within task-timeout-grace of being interrupted, so its worker's JVM is replaced", null);
 	}
 
 	/** The session must end (a malformed frame, a newer session): the worker is told why; its pending tasks fail with {@link WorkerLostException}. */
@@ -298,7 +306,7 @@ final class Dispatcher {
 			dispatch();
 			WorkerStartException startError = cannotStart;
 			if (startError != null && !anyTaking()) {
-				after.addAll(Completions.failing(queue.drain(), task -> copy(startError)));
+				after.addAll(Completions.failing(queue.drain(), task -> Completions.copy(startError)));
 			}
 		}
 		for (WorkerSession session : ended) {
@@ -374,7 +382,7 @@ final class Dispatcher {
 	}
 
 	synchronized long[] counters() {
-		long taking = sessions.values().stream().filter(s -> !s.retiring && !s.exited).count();
+		long taking = sessions.values().stream().filter(WorkerSession::taking).count();
 		// Counted from the pending tables rather than kept beside them, so the figure cannot drift from what waits.
 		long inFlight = 0;
 		for (WorkerSession session : sessions.values()) {

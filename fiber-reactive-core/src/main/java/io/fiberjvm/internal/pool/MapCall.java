@@ -349,17 +349,19 @@ final class MapCall<R> implements CoreSubscriber<Object>, Subscription {
 		try {
 			Operators.terminate(UPSTREAM, this);
 			items.clear();
-			if (ordered) {
-				for (long i = emitted; i != next; i++) {
-					MapElement<R> element = window.take(i);
-					if (element != null) {
-						element.cancel();
+			tasks.core().dispatcher.cancelTogether(() -> {
+				if (ordered) {
+					for (long i = emitted; i != next; i++) {
+						MapElement<R> element = window.take(i);
+						if (element != null) {
+							element.cancel();
+						}
 					}
 				}
-			}
-			else {
-				running.cancelAll();
-			}
+				else {
+					running.cancelAll();
+				}
+			});
 		}
 		finally {
 			worker.dispose();

@@ -126,7 +126,7 @@ final class PoolCore {
 			inbound.subscribe(frame -> {
 				dispatcher.results(session, frame);
 				if (frame.stuck()) {
-					fleet.sessionEnded(session, "a task it ran did not stop after its deadline, so its JVM is replaced", true);
+					fleet.sessionEnded(session, "a task it ran did not stop when interrupted, so its JVM is replaced", true);
 				}
 			},
 					error -> {

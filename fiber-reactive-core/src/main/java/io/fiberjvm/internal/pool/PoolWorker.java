@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -64,11 +64,13 @@ final class PoolWorker implements ProcessTarget {
 		}
 		Duration timeout = runtime.config().get(ConfigKeys.START_TIMEOUT);
 		// One thread for the deadlines of every worker of the process.
-		ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor(task -> {
+		ScheduledThreadPoolExecutor deadlines = new ScheduledThreadPoolExecutor(1, task -> {
 			Thread thread = new Thread(task, "fiber-task-deadlines");
 			thread.setDaemon(true);
 			return thread;
 		});
+		// Most deadlines are disarmed long before they fall due: none may wait in the queue until then.
+		deadlines.setRemoveOnCancelPolicy(true);
 		try {
 			serveAll(runtime, pool, timeout, deadlines);
 		}
@@ -132,13 +134,15 @@ final class PoolWorker implements ProcessTarget {
 		// The watch reports a stuck task through the runner, which exists before any task can start.
 		AtomicReference<TaskRunner> runs = new AtomicReference<>();
 		TaskWatch watch = new TaskWatch(Thread.currentThread(), deadlines, runtime.config().get(ConfigKeys.TASK_TIMEOUT_GRACE),
-				(id, timeoutNanos) -> Objects.requireNonNull(runs.get(), "the runner").stuck(id, timeoutNanos));
+				(id, timeoutNanos, cancelled) -> Objects.requireNonNull(runs.get(), "the runner").stuck(id, timeoutNanos, cancelled));
 		ParentSession<WorkerOrder> session = ParentSession.open(connection, route, "the pool", PREFETCH,
 				WorkerOrder.reader(runtime.values()), order -> {
 					if (order instanceof CancelFrame cancel) {
 						watch.cancel(cancel.ids());
 						return true;
 					}
+					// Held from its arrival, so a cancel that follows it is kept until its task's turn.
+					watch.holding((ChunkFrame) order);
 					return false;
 				});
 		TaskCodec codec = new TaskCodec(runtime.values(), runtime.maxFrameSize());

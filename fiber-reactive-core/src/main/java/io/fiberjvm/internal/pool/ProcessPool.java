@@ -163,7 +163,7 @@ final class ProcessPool implements FiberPool {
 		Objects.requireNonNull(fn, "fn");
 		Objects.requireNonNull(items, "items");
 		return this.<Object>calling(what, () -> core.codec.shipStream(fn),
-				shipped -> new StreamingTasks(core, chunkSize, idempotent, timeoutNanos, effectiveRetry()).elements(shipped, input(items), what, sequential))
+				shipped -> new StreamingTasks(core, chunkSize, idempotent, effectiveRetry()).elements(shipped, input(items), what, sequential))
 				.map(value -> (R) value)
 				.name("fiber.pool." + what).tag(POOL_TAG, core.name());
 	}

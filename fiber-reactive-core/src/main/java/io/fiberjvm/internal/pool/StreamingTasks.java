@@ -24,12 +24,10 @@ final class StreamingTasks {
 	private final PoolCore core;
 	private final int chunkSize;
 	private final boolean idempotent;
-	private final long timeoutNanos;
 	private final Retry retry;
 
-	StreamingTasks(PoolCore core, int chunkSize, boolean idempotent, long timeoutNanos, Retry retry) {
+	StreamingTasks(PoolCore core, int chunkSize, boolean idempotent, Retry retry) {
 		this.idempotent = idempotent;
-		this.timeoutNanos = timeoutNanos;
 		this.core = core;
 		this.chunkSize = chunkSize;
 		this.retry = retry;
@@ -63,7 +61,7 @@ final class StreamingTasks {
 					core.retried.incrementAndGet();
 				}
 				StreamAttempt stream = new StreamAttempt(core.codec, out, delivered);
-				Task task = new Task(core.nextTaskId(), shipped, argument, description, n, chunkSize, idempotent, timeoutNanos, stream);
+				Task task = new Task(core.nextTaskId(), shipped, argument, description, n, chunkSize, idempotent, stream);
 				stream.named(task);
 				out.onCancel(() -> {
 					core.dispatcher.cancel(task);

@@ -117,7 +117,8 @@ final class TaskCodec {
 			}
 			if (answer.failed()) {
 				RemoteException remote = RemoteException.decode(answer.error());
-				task.sink.error(TaskTimeoutException.class.getName().equals(remote.remoteType())
+				// Only a task with a deadline is timed out by its worker; one the function threw is the function's failure.
+				task.sink.error(task.timeoutNanos > 0 && TaskTimeoutException.class.getName().equals(remote.remoteType())
 						? new TaskTimeoutException(task.toString(), outcome.worker(), Duration.ofNanos(task.timeoutNanos),
 								"it was interrupted and stopped", remote)
 						: new TaskFailedException(task.toString(), outcome.worker(), remote));

@@ -29,6 +29,8 @@ final class TaskRunner {
 	private final TaskWatch watch;
 	/** The worker's name, as its errors give it. */
 	private final String worker;
+	/** Set once the watch reported a task stuck: the pool replaces this JVM, and the worker runs nothing more. */
+	private volatile boolean stuck;
 	private final Consumer<Outbound> send;
 	private final int frameBudget;
 	/** Each function, or the error that keeps it from this worker. */
@@ -45,6 +47,10 @@ final class TaskRunner {
 
 	@SuppressWarnings("unchecked")
 	void run(ChunkFrame chunk) {
+		if (stuck) {
+			// Its JVM is being replaced: whatever it ran now could run again elsewhere.
+			return;
+		}
 		Object function = function(chunk);
 		List<Answer> answers = new ArrayList<>();
 		long bytes = 0;
@@ -52,7 +58,7 @@ final class TaskRunner {
 		for (ChunkFrame.Task task : chunk.tasks()) {
 			Answer answer = watched(function, task, chunk.timeoutNanos());
 			if (answer == null) {
-				continue;
+				return;
 			}
 			int size = answer.valueBytes() + 16;
 			if (!answers.isEmpty() && bytes + size > frameBudget) {
@@ -68,17 +74,18 @@ final class TaskRunner {
 
 	/**
 	 * Runs {@code task} under the watch, which covers the function and not the encoding of what it returned; null
-	 * when the watch answered it already (its worker is stuck).
+	 * when the watch answered it already (its worker is stuck). A streaming task has no deadline, and the pool
+	 * cancels it through its stream rather than by interrupting it.
 	 */
 	@SuppressWarnings("unchecked")
 	private @Nullable Answer watched(Object function, ChunkFrame.Task task, long timeoutNanos) {
-		if (watch.skip(task.id())) {
+		if (!watch.start(task.id(), function instanceof StreamingFunction ? 0 : timeoutNanos)) {
 			return codec.failure(task.id(), new CancellationException("task " + task.id() + " was cancelled before it started"));
 		}
 		if (!(function instanceof StreamingFunction) && !(function instanceof Function<?, ?>)) {
+			watch.end();
 			return codec.failure(task.id(), (Throwable) function);
 		}
-		watch.start(task.id(), timeoutNanos);
 		Answer answer = null;
 		@Nullable Object result = null;
 		Throwable failure = null;
@@ -102,12 +109,28 @@ final class TaskRunner {
 			ended = watch.end();
 		}
 		return switch (ended) {
-			case RAN -> answer != null ? answer : failure != null ? codec.failure(task.id(), failure) : codec.result(task.id(), result);
+			case RAN -> answer != null ? answer : encoded(task.id(), result, failure);
 			case CANCELLED -> discarding(answer, codec.failure(task.id(),
 					new CancellationException("task " + task.id() + " was cancelled while it ran")));
 			case TIMED_OUT -> discarding(answer, timedOut(task.id(), timeoutNanos, "it was interrupted and stopped"));
 			case STUCK -> discarding(answer, null);
 		};
+	}
+
+	/** The answer carrying {@code result}, or {@code failure}; a result that cannot be encoded is the task's failure. */
+	private Answer encoded(long id, @Nullable Object result, @Nullable Throwable failure) {
+		if (failure != null) {
+			return codec.failure(id, failure);
+		}
+		try {
+			return codec.result(id, result);
+		}
+		catch (OutOfMemoryError | InternalError fatal) {
+			throw fatal;
+		}
+		catch (Throwable error) {
+			return codec.failure(id, error);
+		}
 	}
 
 	/** {@code instead}, once the arrays of {@code answer}, which it replaces, went back to the codec. */
@@ -119,12 +142,16 @@ final class TaskRunner {
 	}
 
 	/**
-	 * From the watch's timer: task {@code id} did not stop within its grace. Its answer says so, in a frame that
-	 * asks the pool to replace this worker's JVM, since the task's thread cannot be stopped.
+	 * From the watch's timer: task {@code id}, interrupted for its deadline or because its caller {@code cancelled} it,
+	 * did not stop within its grace. Its answer says so, in a frame that asks the pool to replace this worker's JVM,
+	 * since the task's thread cannot be stopped; the worker runs nothing more.
 	 */
-	void stuck(long id, long timeoutNanos) {
-		send(new ResultsFrame(false, 0, List.of(timedOut(id, timeoutNanos,
-				"it did not stop within task-timeout-grace of being interrupted, so its worker's JVM is replaced")), true));
+	void stuck(long id, long timeoutNanos, boolean cancelled) {
+		stuck = true;
+		String what = "it did not stop within task-timeout-grace of being interrupted, so its worker's JVM is replaced";
+		send(new ResultsFrame(false, 0, List.of(cancelled
+				? codec.failure(id, new CancellationException("task " + id + " was cancelled while it ran; " + what))
+				: timedOut(id, timeoutNanos, what)), true));
 	}
 
 	/** The answer to task {@code id}, which ran past its deadline of {@code timeoutNanos}; {@code what} says what came of it. */

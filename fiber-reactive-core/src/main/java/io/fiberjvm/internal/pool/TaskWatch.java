@@ -1,20 +1,23 @@
 package io.fiberjvm.internal.pool;
 
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 
+import io.fiberjvm.internal.frames.ChunkFrame;
+
 /**
- * A worker's watch over the task it runs: it interrupts the task when its caller cancels it or its deadline passes,
- * and, when a task interrupted at its deadline is still running a grace period later, reports the worker stuck. A
- * task cancelled before it starts is skipped. Interrupts reach only the task they are for: one is sent only while
- * that task runs, under the lock its end takes, and the end clears any left over.
+ * A worker's watch over the tasks it holds and the one it runs: it interrupts the running task when its caller
+ * cancels it or its deadline passes, and, when an interrupted task is still running a grace period later, reports
+ * the worker stuck. A task cancelled before it starts is skipped. Interrupts reach only the task they are for: one
+ * is sent only while that task runs, under the lock its end takes, and the end clears any left over. Only cancels
+ * of tasks the worker holds are kept, so one that crossed its task's answer is dropped.
  */
 final class TaskWatch {
 
@@ -26,67 +29,90 @@ final class TaskWatch {
 		CANCELLED,
 		/** It ran past its deadline, was interrupted, and stopped within the grace. */
 		TIMED_OUT,
-		/** It ran past its deadline and its grace: the worker was reported stuck, with the task's answer. */
+		/** It was interrupted and went on past its grace: the worker was reported stuck, with the task's answer. */
 		STUCK
 	}
 
 	private final Thread worker;
 	private final ScheduledExecutorService timer;
-	private final Duration grace;
-	/** Told of a task still running after its deadline and grace; runs on the timer's thread. */
+	private final long graceNanos;
+	/** Told of a task still running after its interrupt and grace; runs on the timer's thread. */
 	private final Stuck stuck;
-	/** Tasks cancelled before they started, which are skipped. */
-	private final Set<Long> cancelled = ConcurrentHashMap.newKeySet();
 
 	private final Object lock = new Object();
+	/** Tasks handed to this worker and not ended; under the lock. */
+	private final Set<Long> held = new HashSet<>();
+	/** Held tasks cancelled before they started, which are skipped; under the lock. */
+	private final Set<Long> cancelled = new HashSet<>();
 	/** The task running, or -1; under the lock. */
 	private long running = -1;
 	private long timeoutNanos;
-	private End end = End.RAN;
+	/** Why the running task was interrupted: {@link End#RAN} while it was not. */
+	private End interrupted = End.RAN;
+	private boolean reportedStuck;
 	private @Nullable ScheduledFuture<?> alarm;
 
 	/**
 	 * @param worker the thread that runs the tasks
-	 * @param timer the process's timer for deadlines
-	 * @param grace how long a task interrupted at its deadline may go on
+	 * @param timer the process's timer for deadlines, which should drop cancelled alarms
+	 * @param grace how long an interrupted task may go on
 	 * @param stuck what reports a task still running after its grace
 	 */
 	TaskWatch(Thread worker, ScheduledExecutorService timer, Duration grace, Stuck stuck) {
 		this.worker = worker;
 		this.timer = timer;
-		this.grace = grace;
+		this.graceNanos = saturatedNanos(grace);
 		this.stuck = stuck;
 	}
 
-	/** On arrival of a cancel: the running task among {@code ids} is interrupted, the others are skipped when their turn comes. */
+	private static long saturatedNanos(Duration duration) {
+		try {
+			return duration.toNanos();
+		}
+		catch (ArithmeticException tooLong) {
+			return Long.MAX_VALUE;
+		}
+	}
+
+	/** On arrival of a chunk, before any cancel of its tasks can: the worker holds them. */
+	void holding(ChunkFrame chunk) {
+		synchronized (lock) {
+			for (ChunkFrame.Task task : chunk.tasks()) {
+				held.add(task.id());
+			}
+		}
+	}
+
+	/** On arrival of a cancel: the running task among {@code ids} is interrupted, held ones are skipped when their turn comes. */
 	void cancel(List<Long> ids) {
 		synchronized (lock) {
 			for (long id : ids) {
 				if (id == running) {
-					if (end == End.RAN) {
-						end = End.CANCELLED;
-						worker.interrupt();
-					}
+					interrupt(End.CANCELLED);
 				}
-				else {
+				else if (held.contains(id)) {
 					cancelled.add(id);
 				}
 			}
 		}
 	}
 
-	/** Whether task {@code id} was cancelled before it started; it is then forgotten. */
-	boolean skip(long id) {
-		return cancelled.remove(id);
-	}
-
-	/** On the worker's thread: task {@code id} starts, to be interrupted {@code timeoutNanos} from now (0: never). */
-	void start(long id, long timeoutNanos) {
+	/**
+	 * On the worker's thread: task {@code id} starts, to be interrupted {@code timeoutNanos} from now (0: never); false,
+	 * and the task forgotten, when it was cancelled before it started.
+	 */
+	boolean start(long id, long timeoutNanos) {
 		synchronized (lock) {
+			if (cancelled.remove(id)) {
+				held.remove(id);
+				return false;
+			}
 			running = id;
 			this.timeoutNanos = timeoutNanos;
-			end = End.RAN;
+			interrupted = End.RAN;
+			reportedStuck = false;
 			alarm = timeoutNanos > 0 ? timer.schedule(() -> deadline(id), timeoutNanos, TimeUnit.NANOSECONDS) : null;
+			return true;
 		}
 	}
 
@@ -94,7 +120,8 @@ final class TaskWatch {
 	End end() {
 		End ended;
 		synchronized (lock) {
-			ended = end;
+			ended = reportedStuck ? End.STUCK : interrupted;
+			held.remove(running);
 			running = -1;
 			if (alarm != null) {
 				alarm.cancel(false);
@@ -106,35 +133,51 @@ final class TaskWatch {
 		return ended;
 	}
 
+	/** Under the lock: interrupts the running task for {@code why}, once, and gives it its grace. */
+	private void interrupt(End why) {
+		if (interrupted != End.RAN) {
+			return;
+		}
+		interrupted = why;
+		worker.interrupt();
+		if (alarm != null) {
+			alarm.cancel(false);
+		}
+		long id = running;
+		alarm = timer.schedule(() -> graceOver(id), graceNanos, TimeUnit.NANOSECONDS);
+	}
+
 	private void deadline(long id) {
 		synchronized (lock) {
-			if (running != id || end != End.RAN) {
-				return;
+			if (running == id) {
+				interrupt(End.TIMED_OUT);
 			}
-			end = End.TIMED_OUT;
-			worker.interrupt();
-			alarm = timer.schedule(() -> graceOver(id), grace.toNanos(), TimeUnit.NANOSECONDS);
 		}
 	}
 
 	private void graceOver(long id) {
 		long timeout;
+		boolean wasCancelled;
 		synchronized (lock) {
-			if (running != id || end != End.TIMED_OUT) {
+			if (running != id || interrupted == End.RAN || reportedStuck) {
 				return;
 			}
-			end = End.STUCK;
+			reportedStuck = true;
 			alarm = null;
 			timeout = timeoutNanos;
+			wasCancelled = interrupted == End.CANCELLED;
 		}
-		stuck.report(id, timeout);
+		stuck.report(id, timeout, wasCancelled);
 	}
 
-	/** What hears of a task still running after its deadline and grace. */
+	/** What hears of a task still running after its interrupt and grace. */
 	@FunctionalInterface
 	interface Stuck {
 
-		/** Task {@code id}, whose deadline was {@code timeoutNanos}, did not stop when interrupted. */
-		void report(long id, long timeoutNanos);
+		/**
+		 * Task {@code id}, whose deadline was {@code timeoutNanos} (0: none), did not stop when interrupted, for its
+		 * deadline or because {@code cancelled}.
+		 */
+		void report(long id, long timeoutNanos, boolean cancelled);
 	}
 }

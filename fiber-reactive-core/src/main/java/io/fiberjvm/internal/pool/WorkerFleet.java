@@ -279,8 +279,9 @@ final class WorkerFleet {
 		List<String> siblings = new ArrayList<>();
 		synchronized (this) {
 			Slot slot = slots.get(session.worker);
-			// A retiring worker's session may end; its process goes only once none of its workers is wanted.
-			if (slot != null && (!slot.retiring || (failed && slot.host.retiring()))) {
+			// A retiring worker's session may end; its process goes only once none of its workers is wanted, or when
+			// a task stuck in it is why it is replaced.
+			if (slot != null && (session.replaced || !slot.retiring || (failed && slot.host.retiring()))) {
 				process = slot.host.process;
 				slot.host.stopping = true;
 				slot.host.slots.stream().filter(sibling -> sibling != slot).forEach(sibling -> siblings.add(sibling.name));

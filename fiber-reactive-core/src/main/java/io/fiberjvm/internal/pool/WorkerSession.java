@@ -82,7 +82,12 @@ final class WorkerSession {
 	 * Whether the worker asked for another chunk and holds fewer than two, and no task that goes alone.
 	 */
 	boolean canTake() {
-		return !retiring && !exited && !ended && chunks.size() < 2 && out.requestedFromDownstream() > 0 && !holdsAlone();
+		return taking() && chunks.size() < 2 && out.requestedFromDownstream() > 0 && !holdsAlone();
+	}
+
+	/** Whether it takes tasks, or will once it asks: not retiring, nor gone, nor being replaced. */
+	boolean taking() {
+		return !retiring && !exited && !ended && !replaced;
 	}
 
 	/** Whether it holds a task that goes alone. */
@@ -100,11 +105,10 @@ final class WorkerSession {
 		return worker;
 	}
 
-	/** The caller of task {@code id}, which this session's worker holds, cancelled it: the worker is told. */
+	/** The caller of task {@code id}, which this session's worker holds, cancelled it: the worker is told at the next {@link #flushCancels}. */
 	void cancel(long id) {
 		if (!ended && !exited) {
 			cancels.add(id);
-			flushCancels();
 		}
 	}
 

@@ -291,6 +291,7 @@ class DispatcherTest {
 		assertThat(results).isEmpty();
 		long[] counters = dispatcher.counters();
 		assertThat(counters[2]).as("in flight").isZero();
+		assertThat(counters[3]).as("completed").isZero();
 		assertThat(counters[4]).as("failed").isZero();
 	}
 

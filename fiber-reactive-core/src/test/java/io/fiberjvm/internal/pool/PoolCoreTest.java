@@ -68,7 +68,7 @@ class PoolCoreTest {
 		FakeWorker(String worker) {
 			TaskCodec codec = new TaskCodec(runtime.values(), runtime.maxFrameSize());
 			runner = new TaskRunner(codec, new TaskStreamer(codec, runtime.router()::requestChannel, prefix() + "streams/" + worker + "/"),
-					new TaskWatch(Thread.currentThread(), DEADLINES, Duration.ofSeconds(5), (id, timeout) -> { }), worker,
+					new TaskWatch(Thread.currentThread(), DEADLINES, Duration.ofSeconds(5), (id, timeout, cancelled) -> { }), worker,
 					frame -> up.tryEmitNext(frame.toArray()), runtime.maxFrameSize());
 			runtime.router().requestChannel(prefix() + "work/" + worker, up.asFlux()).subscribe(this);
 		}

@@ -40,13 +40,12 @@ class TaskRunnerTest {
 	private final TaskCodec codec = new TaskCodec(new ShippedValues(List.of()), FRAME);
 	private final List<Outbound> sent = new CopyOnWriteArrayList<>();
 	private final ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor();
-	private final TaskWatch watch = new TaskWatch(Thread.currentThread(), deadlines, Duration.ofMillis(300),
-			(id, timeoutNanos) -> stuck(id, timeoutNanos));
+	private final TaskWatch watch = new TaskWatch(Thread.currentThread(), deadlines, Duration.ofMillis(300), this::stuck);
 	private final TaskRunner runner = new TaskRunner(codec, new TaskStreamer(codec, (route, frames) -> Flux.empty(), "streams/"),
 			watch, "w1", sent::add, FRAME);
 
-	private void stuck(long id, long timeoutNanos) {
-		runner.stuck(id, timeoutNanos);
+	private void stuck(long id, long timeoutNanos, boolean cancelled) {
+		runner.stuck(id, timeoutNanos, cancelled);
 		reportedStuck = true;
 	}
 
@@ -60,19 +59,26 @@ class TaskRunnerTest {
 		return sent.stream().flatMap(frame -> ResultsFrame.decode(frame.toArray()).answers().stream()).toList();
 	}
 
+	/** A chunk of tasks of {@code fn}, each task's argument its id, as the worker holds it once it arrived. */
 	private ChunkFrame chunk(FiberFunction<Integer, Integer> fn, long timeoutNanos, long... ids) {
 		ShippedFunction shipped = pool.ship(fn, fn.getClass());
 		List<ChunkFrame.Task> tasks = new java.util.ArrayList<>();
 		for (long id : ids) {
-			tasks.add(ChunkFrame.Task.of(id, null));
+			tasks.add(new ChunkFrame.Task(id, ChunkFrame.argument(pool.values(), (int) id, "the argument")));
 		}
-		return new ChunkFrame(shipped.id, timeoutNanos, shipped.bytes, List.of(shipped.allow), tasks);
+		ChunkFrame chunk = new ChunkFrame(shipped.id, timeoutNanos, shipped.bytes, List.of(shipped.allow), tasks);
+		watch.holding(chunk);
+		return chunk;
+	}
+
+	private static String error(Answer answer) {
+		return RemoteException.decode(answer.error()).getMessage();
 	}
 
 	@Test
 	void aTaskPastItsDeadlineIsInterruptedAndAnsweredAsTimedOutAndTheNextRunsUninterrupted() {
 		FiberFunction<Integer, Integer> sleeps = x -> {
-			if (x == null) {
+			if (x == 1) {
 				try {
 					Thread.sleep(60_000);
 				}
@@ -87,12 +93,14 @@ class TaskRunnerTest {
 		assertThat(answers).hasSize(2);
 		assertThat(answers.get(0).failed()).isTrue();
 		assertThat(RemoteException.decode(answers.get(0).error()).remoteType()).isEqualTo(TaskTimeoutException.class.getName());
+		assertThat(answers.get(1).failed()).isFalse();
+		assertThat(answers.get(1).result(codec.values(), "the result")).as("no interrupt reached the next task").isEqualTo(1);
 		assertThat(Thread.currentThread().isInterrupted()).as("no interrupt is left over").isFalse();
 		assertThat(sent).noneMatch(frame -> ResultsFrame.decode(frame.toArray()).stuck());
 	}
 
 	@Test
-	void aTaskThatIgnoresItsInterruptIsReportedStuckOnceAndItsLateAnswerIsDropped() {
+	void aTaskThatIgnoresItsInterruptIsReportedStuckOnceAndTheWorkerRunsNothingMore() {
 		reportedStuck = false;
 		FiberFunction<Integer, Integer> spins = x -> {
 			while (!reportedStuck) {
@@ -100,17 +108,47 @@ class TaskRunnerTest {
 			}
 			return 1;
 		};
-		runner.run(chunk(spins, TimeUnit.MILLISECONDS.toNanos(50), 7));
+		runner.run(chunk(spins, TimeUnit.MILLISECONDS.toNanos(50), 7, 8));
 		Thread.interrupted();
-		assertThat(answers()).as("the task's own late answer is dropped").hasSize(1);
-		assertThat(sent.get(0)).satisfies(frame -> {
-			ResultsFrame results = ResultsFrame.decode(frame.toArray());
-			assertThat(results.stuck()).isTrue();
-			assertThat(results.answers()).singleElement().satisfies(answer -> {
-				assertThat(answer.id()).isEqualTo(7);
-				assertThat(RemoteException.decode(answer.error()).getMessage()).contains("did not stop");
-			});
+		runner.run(chunk(x -> x, 0, 9));
+		assertThat(answers()).as("the stuck task's own late answer is dropped, and nothing more runs").hasSize(1);
+		ResultsFrame results = ResultsFrame.decode(sent.get(0).toArray());
+		assertThat(results.stuck()).isTrue();
+		assertThat(results.answers()).singleElement().satisfies(answer -> {
+			assertThat(answer.id()).isEqualTo(7);
+			assertThat(RemoteException.decode(answer.error()).remoteType()).isEqualTo(TaskTimeoutException.class.getName());
+			assertThat(error(answer)).contains("did not stop");
 		});
+	}
+
+	@Test
+	void aCancelledTaskThatIgnoresItsInterruptIsReportedStuckToo() {
+		reportedStuck = false;
+		started = new CountDownLatch(1);
+		FiberFunction<Integer, Integer> deaf = x -> {
+			started.countDown();
+			while (!reportedStuck) {
+				Thread.onSpinWait();
+			}
+			return 1;
+		};
+		ChunkFrame chunk = chunk(deaf, 0, 5);
+		Thread canceller = new Thread(() -> {
+			try {
+				if (started.await(30, TimeUnit.SECONDS)) {
+					watch.cancel(List.of(5L));
+				}
+			}
+			catch (InterruptedException e) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		canceller.start();
+		runner.run(chunk);
+		Thread.interrupted();
+		assertThat(answers()).singleElement().satisfies(answer -> assertThat(error(answer)).contains("cancelled while it ran")
+				.contains("did not stop"));
+		assertThat(ResultsFrame.decode(sent.get(0).toArray()).stuck()).isTrue();
 	}
 
 	@Test
@@ -126,7 +164,8 @@ class TaskRunnerTest {
 				return -1;
 			}
 		};
-		watch.cancel(List.of(3L));
+		ChunkFrame chunk = chunk(waits, 0, 3, 4);
+		watch.cancel(List.of(3L, 99L));
 		Thread canceller = new Thread(() -> {
 			try {
 				if (started.await(30, TimeUnit.SECONDS)) {
@@ -138,14 +177,17 @@ class TaskRunnerTest {
 			}
 		});
 		canceller.start();
-		runner.run(chunk(waits, 0, 3, 4));
+		runner.run(chunk);
 		canceller.join();
 		List<Answer> answers = answers();
 		assertThat(answers).extracting(Answer::id).containsExactly(3L, 4L);
 		assertThat(answers).allSatisfy(answer -> assertThat(RemoteException.decode(answer.error()).remoteType())
 				.isEqualTo(java.util.concurrent.CancellationException.class.getName()));
-		assertThat(RemoteException.decode(answers.get(0).error()).getMessage()).contains("before it started");
-		assertThat(RemoteException.decode(answers.get(1).error()).getMessage()).contains("while it ran");
+		assertThat(error(answers.get(0))).contains("before it started");
+		assertThat(error(answers.get(1))).contains("while it ran");
+		// A cancel of a task this worker does not hold (its answer crossed the cancel) is dropped, not kept.
+		runner.run(chunk(x -> x * 2, 0, 99));
+		assertThat(answers().get(2).result(codec.values(), "the result")).isEqualTo(198);
 	}
 
 	@Test
