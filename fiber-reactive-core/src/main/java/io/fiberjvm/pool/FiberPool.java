@@ -49,7 +49,8 @@ import io.fiberjvm.FiberProcess;
  * twice. Results reach the subscriber on a {@code boundedElastic} worker, where blocking is allowed.</li>
  * <li><b>Cancellation</b> stops dispatch: queued tasks of a cancelled call are dropped, a task already
  * handed to a worker and not started is skipped there, and one running is interrupted on its worker
- * ({@link Thread#interrupt()}); results that still arrive are discarded.</li>
+ * ({@link Thread#interrupt()}); one that does not stop within {@code task-timeout-grace} costs its worker's
+ * JVM, as a task past its deadline does. Results that still arrive are discarded.</li>
  * <li><b>Deadlines.</b> A task of a {@link #taskTimeout(Duration) view with a task timeout} is interrupted
  * on its worker when it runs longer, and fails with {@link TaskTimeoutException}; one that does not stop
  * has its worker's JVM replaced.</li>
@@ -143,7 +144,9 @@ public interface FiberPool extends AsyncCloseable, Disposable {
 	 * element fails with a {@link TaskTimeoutException} naming it; the worker goes on with other tasks. A task
 	 * that does not stop within {@code task-timeout-grace} (default 5 s) of being interrupted fails all the same,
 	 * and its worker's JVM is replaced, the other tasks it held queued again without using an attempt. The
-	 * error is retried only when the retry spec's filter accepts it (the default does not).
+	 * error is retried only when the retry spec's filter accepts it (the default does not). The deadline covers
+	 * tasks answered with one value ({@code apply}, {@code map} and the like); a {@code flatMap} task streams
+	 * for as long as its caller takes its elements, and stops when its {@code Flux} is cancelled.
 	 *
 	 * @throws IllegalArgumentException when {@code timeout} is negative or too long for a JVM to time
 	 */

@@ -47,10 +47,18 @@ final class TaskWatch {
 	/** The task running, or -1; under the lock. */
 	private long running = -1;
 	private long timeoutNanos;
+	/** When the running task's deadline passes, on {@link System#nanoTime()}'s clock; meaningful while it has one. */
+	private long deadlineAt;
+	/**
+	 * The alarm that checks deadlines, and when it rings: it stays set between tasks and is set again only for a
+	 * deadline it would ring too late for, so a task costs no timer work of its own.
+	 */
+	private @Nullable ScheduledFuture<?> deadlineAlarm;
+	private long alarmAt;
 	/** Why the running task was interrupted: {@link End#RAN} while it was not. */
 	private End interrupted = End.RAN;
 	private boolean reportedStuck;
-	private @Nullable ScheduledFuture<?> alarm;
+	private @Nullable ScheduledFuture<?> graceAlarm;
 
 	/**
 	 * @param worker the thread that runs the tasks
@@ -111,7 +119,12 @@ final class TaskWatch {
 			this.timeoutNanos = timeoutNanos;
 			interrupted = End.RAN;
 			reportedStuck = false;
-			alarm = timeoutNanos > 0 ? timer.schedule(() -> deadline(id), timeoutNanos, TimeUnit.NANOSECONDS) : null;
+			if (timeoutNanos > 0) {
+				deadlineAt = System.nanoTime() + timeoutNanos;
+				if (deadlineAlarm == null || deadlineAt - alarmAt < 0) {
+					setDeadlineAlarm(deadlineAt);
+				}
+			}
 			return true;
 		}
 	}
@@ -123,9 +136,9 @@ final class TaskWatch {
 			ended = reportedStuck ? End.STUCK : interrupted;
 			held.remove(running);
 			running = -1;
-			if (alarm != null) {
-				alarm.cancel(false);
-				alarm = null;
+			if (graceAlarm != null) {
+				graceAlarm.cancel(false);
+				graceAlarm = null;
 			}
 		}
 		// An interrupt sent for the task that just ended must not reach the next one.
@@ -140,17 +153,32 @@ final class TaskWatch {
 		}
 		interrupted = why;
 		worker.interrupt();
-		if (alarm != null) {
-			alarm.cancel(false);
-		}
 		long id = running;
-		alarm = timer.schedule(() -> graceOver(id), graceNanos, TimeUnit.NANOSECONDS);
+		graceAlarm = timer.schedule(() -> graceOver(id), graceNanos, TimeUnit.NANOSECONDS);
 	}
 
-	private void deadline(long id) {
+	/** Under the lock: the deadline alarm rings at {@code at}, instead of when it was set to. */
+	private void setDeadlineAlarm(long at) {
+		if (deadlineAlarm != null) {
+			deadlineAlarm.cancel(false);
+		}
+		alarmAt = at;
+		deadlineAlarm = timer.schedule(this::deadlineCheck, Math.max(0, at - System.nanoTime()), TimeUnit.NANOSECONDS);
+	}
+
+	/** The deadline alarm rang: the running task is interrupted if its deadline passed, else the alarm is set for it. */
+	private void deadlineCheck() {
 		synchronized (lock) {
-			if (running == id) {
+			deadlineAlarm = null;
+			if (running == -1 || timeoutNanos == 0 || interrupted != End.RAN) {
+				// The next task with a deadline sets the alarm again.
+				return;
+			}
+			if (System.nanoTime() - deadlineAt >= 0) {
 				interrupt(End.TIMED_OUT);
+			}
+			else {
+				setDeadlineAlarm(deadlineAt);
 			}
 		}
 	}
@@ -163,7 +191,7 @@ final class TaskWatch {
 				return;
 			}
 			reportedStuck = true;
-			alarm = null;
+			graceAlarm = null;
 			timeout = timeoutNanos;
 			wasCancelled = interrupted == End.CANCELLED;
 		}
