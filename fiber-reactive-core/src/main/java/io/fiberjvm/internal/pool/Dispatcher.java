@@ -65,7 +65,8 @@ final class Dispatcher {
 		@Nullable RuntimeException refused;
 		synchronized (this) {
 			refused = refusal(task);
-			if (refused == null) {
+			// A task cancelled while it waited for the lock is not queued.
+			if (refused == null && !task.cancelled) {
 				queue.add(task);
 				dispatch();
 			}
@@ -81,7 +82,7 @@ final class Dispatcher {
 		synchronized (this) {
 			refused = tasks.isEmpty() ? null : refusal(tasks.get(0));
 			if (refused == null) {
-				queue.addAll(tasks);
+				queue.addAll(tasks.stream().filter(task -> !task.cancelled).toList());
 				dispatch();
 			}
 		}
@@ -237,6 +238,7 @@ final class Dispatcher {
 			}
 			if (results.stuck()) {
 				// Its process is replaced for that task: what its workers hold goes back as it was.
+				session.reportedStuck = true;
 				for (WorkerSession sibling : session.process) {
 					sibling.replaced = true;
 				}

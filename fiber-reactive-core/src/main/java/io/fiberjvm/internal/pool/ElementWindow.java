@@ -1,5 +1,8 @@
 package io.fiberjvm.internal.pool;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -29,6 +32,18 @@ final class ElementWindow<R> {
 	@SuppressWarnings("unchecked")
 	@Nullable MapElement<R> get(long index) {
 		return (MapElement<R>) slots[slot(index)];
+	}
+
+	/** The elements of indexes {@code from} up to {@code to}, taken out. */
+	List<MapElement<R>> takeAll(long from, long to) {
+		List<MapElement<R>> taken = new ArrayList<>();
+		for (long i = from; i != to; i++) {
+			MapElement<R> element = take(i);
+			if (element != null) {
+				taken.add(element);
+			}
+		}
+		return taken;
 	}
 
 	/** Empties the slot of {@code index}, giving back what it held. */

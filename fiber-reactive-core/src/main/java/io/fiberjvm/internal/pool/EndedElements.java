@@ -1,6 +1,8 @@
 package io.fiberjvm.internal.pool;
 
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Queue;
 import java.util.Set;
 
@@ -46,9 +48,11 @@ final class EndedElements<R> {
 	}
 
 	/** On the drain loop, once the call is over: cancels every element under way and forgets them all. */
-	void cancelAll() {
-		running.forEach(MapElement::cancel);
+	/** The elements not emitted, taken out, for the call to cancel; nothing is left. */
+	List<MapElement<R>> takeAll() {
+		List<MapElement<R>> all = new ArrayList<>(running);
 		running.clear();
 		ended.clear();
+		return all;
 	}
 }

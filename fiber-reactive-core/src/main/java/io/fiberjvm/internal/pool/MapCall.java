@@ -349,19 +349,7 @@ final class MapCall<R> implements CoreSubscriber<Object>, Subscription {
 		try {
 			Operators.terminate(UPSTREAM, this);
 			items.clear();
-			tasks.core().dispatcher.cancelTogether(() -> {
-				if (ordered) {
-					for (long i = emitted; i != next; i++) {
-						MapElement<R> element = window.take(i);
-						if (element != null) {
-							element.cancel();
-						}
-					}
-				}
-				else {
-					running.cancelAll();
-				}
-			});
+			MapElement.cancelAll(ordered ? window.takeAll(emitted, next) : running.takeAll(), tasks.core().dispatcher);
 		}
 		finally {
 			worker.dispose();

@@ -1,6 +1,7 @@
 package io.fiberjvm.internal.pool;
 
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import org.jspecify.annotations.Nullable;
@@ -115,19 +116,47 @@ final class MapElement<R> implements TaskSink {
 		}
 	}
 
-	/** On the drain loop, once the call is over: the attempt under way is cancelled too, whatever either throws. */
-	void cancel() {
+	/**
+	 * On the drain loop, once the call is over: the first attempts of {@code elements} are cancelled together, under
+	 * the dispatcher's lock, so none is handed out while the others are cancelled; then their later attempts, outside
+	 * it, since they run the user's {@code Retry}, each whatever the others throw.
+	 */
+	static <R> void cancelAll(List<MapElement<R>> elements, Dispatcher dispatcher) {
 		try {
-			Task first = task;
-			if (first != null) {
-				tasks.core().dispatcher.cancel(first);
-			}
+			dispatcher.cancelTogether(() -> elements.forEach(MapElement::cancelFirst));
 		}
 		finally {
-			Disposable attempts = later;
-			if (attempts != null) {
-				attempts.dispose();
+			RuntimeException first = null;
+			for (MapElement<R> element : elements) {
+				try {
+					element.cancelLater();
+				}
+				catch (RuntimeException e) {
+					if (first == null) {
+						first = e;
+					}
+					else {
+						first.addSuppressed(e);
+					}
+				}
 			}
+			if (first != null) {
+				throw first;
+			}
+		}
+	}
+
+	private void cancelFirst() {
+		Task first = task;
+		if (first != null) {
+			tasks.core().dispatcher.cancel(first);
+		}
+	}
+
+	private void cancelLater() {
+		Disposable attempts = later;
+		if (attempts != null) {
+			attempts.dispose();
 		}
 	}
 

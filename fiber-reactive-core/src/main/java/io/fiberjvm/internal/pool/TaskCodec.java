@@ -117,8 +117,8 @@ final class TaskCodec {
 			}
 			if (answer.failed()) {
 				RemoteException remote = RemoteException.decode(answer.error());
-				// Only a task with a deadline is timed out by its worker; one the function threw is the function's failure.
-				task.sink.error(task.timeoutNanos > 0 && TaskTimeoutException.class.getName().equals(remote.remoteType())
+				// Only the worker's watch times a task out; a TaskTimeoutException the function threw is its own failure.
+				task.sink.error(TaskWatch.DeadlinePassed.class.getName().equals(remote.remoteType())
 						? new TaskTimeoutException(task.toString(), outcome.worker(), Duration.ofNanos(task.timeoutNanos),
 								"it was interrupted and stopped", remote)
 						: new TaskFailedException(task.toString(), outcome.worker(), remote));

@@ -12,7 +12,6 @@ import org.jspecify.annotations.Nullable;
 import io.fiberjvm.internal.frames.Answer;
 import io.fiberjvm.internal.frames.ChunkFrame;
 import io.fiberjvm.internal.frames.ResultsFrame;
-import io.fiberjvm.pool.TaskTimeoutException;
 import io.fiberjvm.transport.Outbound;
 
 /**
@@ -31,6 +30,10 @@ final class TaskRunner {
 	private final String worker;
 	/** Set once the watch reported a task stuck: the pool replaces this JVM, and the worker runs nothing more. */
 	private volatile boolean stuck;
+	/** Guards the answers of the running chunk not sent yet, which a stuck report sends with its own. */
+	private final Object sending = new Object();
+	private List<Answer> unsent = new ArrayList<>();
+	private long unsentBytes;
 	private final Consumer<Outbound> send;
 	private final int frameBudget;
 	/** Each function, or the error that keeps it from this worker. */
@@ -52,24 +55,40 @@ final class TaskRunner {
 			return;
 		}
 		Object function = function(chunk);
-		List<Answer> answers = new ArrayList<>();
-		long bytes = 0;
 		long start = System.nanoTime();
 		for (ChunkFrame.Task task : chunk.tasks()) {
 			Answer answer = watched(function, task, chunk.timeoutNanos());
 			if (answer == null) {
+				// Reported stuck: the report carries what was not sent, and nothing more runs here.
+				stuck = true;
 				return;
 			}
-			int size = answer.valueBytes() + 16;
-			if (!answers.isEmpty() && bytes + size > frameBudget) {
-				send(new ResultsFrame(false, 0, answers));
-				answers = new ArrayList<>();
-				bytes = 0;
+			synchronized (sending) {
+				if (stuck) {
+					discarding(answer, null);
+					return;
+				}
+				int size = answer.valueBytes() + 16;
+				if (!unsent.isEmpty() && unsentBytes + size > frameBudget) {
+					send(new ResultsFrame(false, 0, takeUnsent()));
+				}
+				unsent.add(answer);
+				unsentBytes += size;
 			}
-			answers.add(answer);
-			bytes += size;
 		}
-		send(new ResultsFrame(true, System.nanoTime() - start, answers));
+		synchronized (sending) {
+			if (!stuck) {
+				send(new ResultsFrame(true, System.nanoTime() - start, takeUnsent()));
+			}
+		}
+	}
+
+	/** Under {@code sending}: the answers not sent yet, which are then none. */
+	private List<Answer> takeUnsent() {
+		List<Answer> taken = unsent;
+		unsent = new ArrayList<>();
+		unsentBytes = 0;
+		return taken;
 	}
 
 	/**
@@ -147,16 +166,22 @@ final class TaskRunner {
 	 * since the task's thread cannot be stopped; the worker runs nothing more.
 	 */
 	void stuck(long id, long timeoutNanos, boolean cancelled) {
-		stuck = true;
 		String what = "it did not stop within task-timeout-grace of being interrupted, so its worker's JVM is replaced";
-		send(new ResultsFrame(false, 0, List.of(cancelled
-				? codec.failure(id, new CancellationException("task " + id + " was cancelled while it ran; " + what))
-				: timedOut(id, timeoutNanos, what)), true));
+		Answer answer = cancelled ? codec.failure(id, new CancellationException("task " + id + " was cancelled while it ran; " + what))
+				: timedOut(id, timeoutNanos, what);
+		synchronized (sending) {
+			stuck = true;
+			// The chunk's answers made before it go too: the pool puts back only what never ran.
+			List<Answer> answers = takeUnsent();
+			answers.add(answer);
+			send(new ResultsFrame(false, 0, answers, true));
+		}
 	}
 
 	/** The answer to task {@code id}, which ran past its deadline of {@code timeoutNanos}; {@code what} says what came of it. */
 	Answer timedOut(long id, long timeoutNanos, String what) {
-		return codec.failure(id, new TaskTimeoutException("task " + id, worker, Duration.ofNanos(timeoutNanos), what, null));
+		return codec.failure(id, new TaskWatch.DeadlinePassed("task " + id + " ran past its deadline of " + Duration.ofNanos(timeoutNanos)
+				+ " on worker " + worker + ": " + what));
 	}
 
 	/**

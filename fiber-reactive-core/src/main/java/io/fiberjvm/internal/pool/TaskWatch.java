@@ -198,6 +198,16 @@ final class TaskWatch {
 		stuck.report(id, timeout, wasCancelled);
 	}
 
+	/** The error a worker answers a task with when its watch interrupted it at its deadline. */
+	static final class DeadlinePassed extends RuntimeException {
+
+		private static final long serialVersionUID = 1L;
+
+		DeadlinePassed(String message) {
+			super(message);
+		}
+	}
+
 	/** What hears of a task still running after its interrupt and grace. */
 	@FunctionalInterface
 	interface Stuck {

@@ -68,7 +68,9 @@ final class WorkerSession {
 	 * Set when its process is replaced because a task of one of its workers did not stop after its deadline: its
 	 * death is that task's, so the others it held are queued again as they were, neither charged nor suspects.
 	 */
-	boolean replaced;
+	volatile boolean replaced;
+	/** Set when its own worker reported a task stuck: it ran nothing after, so what it still holds never ran. */
+	boolean reportedStuck;
 	/** Ids of tasks it runs whose callers cancelled them, to tell its worker once it has room for a frame. */
 	private final List<Long> cancels = new ArrayList<>(0);
 
@@ -154,7 +156,8 @@ final class WorkerSession {
 	 * next chunk. So none is charged: each goes back as a suspect, which runs {@link Task#alone()}, to be charged only
 	 * for a death of its own. A task that may not run twice is charged whenever it may have run. A cancelled task
 	 * counts among those held, and is neither charged nor sent back. When the process was {@link #replaced}, the
-	 * tasks go back as they were.
+	 * tasks go back as they were (but for one that may not run twice), and all of them when this session's own
+	 * worker {@link #reportedStuck reported} the stuck task, since it ran nothing after it.
 	 */
 	Blame blame() {
 		List<Task> held = new ArrayList<>();
@@ -173,7 +176,10 @@ final class WorkerSession {
 			if (task.cancelled) {
 				continue;
 			}
-			if (known && !replaced || !task.idempotent) {
+			if (reportedStuck) {
+				back.add(task);
+			}
+			else if (known && !replaced || !task.idempotent) {
 				charged.add(task);
 			}
 			else if (replaced) {

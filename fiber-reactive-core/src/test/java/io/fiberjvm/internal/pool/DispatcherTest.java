@@ -324,6 +324,24 @@ class DispatcherTest {
 	}
 
 	@Test
+	void whatAStuckWorkerHeldBehindItsStuckTaskNeverRanSoItGoesBackUncharged() {
+		List<Task> tasks = new ArrayList<>();
+		List<Throwable> errors = new CopyOnWriteArrayList<>();
+		submit(tasks, true, 2).subscribe(v -> { }, errors::add);
+		submit(tasks, true, 2).subscribe(v -> { }, errors::add);
+		FakeWorker a = new FakeWorker("a");
+		assertThat(a.chunks).singleElement().satisfies(chunk -> assertThat(chunk.tasks()).hasSize(2));
+
+		dispatcher.results(a.session, ResultsFrame.decode(new ResultsFrame(false, 0, List.of(Answer.failure(tasks.get(0).id, "late")),
+				true).encode()));
+		dispatcher.gone(List.of(a.session), "its JVM was replaced");
+		assertThat(errors).singleElement().isInstanceOf(io.fiberjvm.pool.TaskTimeoutException.class);
+		assertThat(dispatcher.counters()[1]).as("queued again").isEqualTo(1);
+		assertThat(dispatcher.counters()[5]).as("charged").isZero();
+		assertThat(tasks.get(1).suspect).isFalse();
+	}
+
+	@Test
 	void theTasksOfALostWorkersChunkThatWereAnsweredStayAnsweredAndTheRestRunAloneInTurn() {
 		List<Task> tasks = new ArrayList<>();
 		List<Object> results = new CopyOnWriteArrayList<>();

@@ -18,7 +18,6 @@ import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.internal.frames.ChunkFrame;
 import io.fiberjvm.internal.frames.Answer;
 import io.fiberjvm.internal.frames.ResultsFrame;
-import io.fiberjvm.pool.TaskTimeoutException;
 import io.fiberjvm.transport.Outbound;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -92,7 +91,7 @@ class TaskRunnerTest {
 		List<Answer> answers = answers();
 		assertThat(answers).hasSize(2);
 		assertThat(answers.get(0).failed()).isTrue();
-		assertThat(RemoteException.decode(answers.get(0).error()).remoteType()).isEqualTo(TaskTimeoutException.class.getName());
+		assertThat(RemoteException.decode(answers.get(0).error()).remoteType()).isEqualTo(TaskWatch.DeadlinePassed.class.getName());
 		assertThat(answers.get(1).failed()).isFalse();
 		assertThat(answers.get(1).result(codec.values(), "the result")).as("no interrupt reached the next task").isEqualTo(1);
 		assertThat(Thread.currentThread().isInterrupted()).as("no interrupt is left over").isFalse();
@@ -102,21 +101,21 @@ class TaskRunnerTest {
 	@Test
 	void aTaskThatIgnoresItsInterruptIsReportedStuckOnceAndTheWorkerRunsNothingMore() {
 		reportedStuck = false;
-		FiberFunction<Integer, Integer> spins = x -> {
-			while (!reportedStuck) {
+		FiberFunction<Integer, Integer> spinsOnSeven = x -> {
+			while (x == 7 && !reportedStuck) {
 				Thread.onSpinWait();
 			}
-			return 1;
+			return x;
 		};
-		runner.run(chunk(spins, TimeUnit.MILLISECONDS.toNanos(50), 7, 8));
+		runner.run(chunk(spinsOnSeven, TimeUnit.MILLISECONDS.toNanos(50), 6, 7, 8));
 		Thread.interrupted();
 		runner.run(chunk(x -> x, 0, 9));
-		assertThat(answers()).as("the stuck task's own late answer is dropped, and nothing more runs").hasSize(1);
+		assertThat(sent).as("one frame: the report, and nothing runs after it").hasSize(1);
 		ResultsFrame results = ResultsFrame.decode(sent.get(0).toArray());
 		assertThat(results.stuck()).isTrue();
-		assertThat(results.answers()).singleElement().satisfies(answer -> {
-			assertThat(answer.id()).isEqualTo(7);
-			assertThat(RemoteException.decode(answer.error()).remoteType()).isEqualTo(TaskTimeoutException.class.getName());
+		assertThat(results.answers()).as("the answer made before it goes with it").extracting(Answer::id).containsExactly(6L, 7L);
+		assertThat(results.answers().get(1)).satisfies(answer -> {
+			assertThat(RemoteException.decode(answer.error()).remoteType()).isEqualTo(TaskWatch.DeadlinePassed.class.getName());
 			assertThat(error(answer)).contains("did not stop");
 		});
 	}
