@@ -70,6 +70,22 @@ class TaskRunnerTest {
 		return chunk;
 	}
 
+	/** A thread, started, that cancels task {@code id} once a task has {@link #started}. */
+	private Thread cancelOnceStarted(long id) {
+		Thread canceller = new Thread(() -> {
+			try {
+				if (started.await(30, TimeUnit.SECONDS)) {
+					watch.cancel(List.of(id));
+				}
+			}
+			catch (InterruptedException e) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		canceller.start();
+		return canceller;
+	}
+
 	private static String error(Answer answer) {
 		return RemoteException.decode(answer.error()).getMessage();
 	}
@@ -132,17 +148,7 @@ class TaskRunnerTest {
 			return 1;
 		};
 		ChunkFrame chunk = chunk(deaf, 0, 5);
-		Thread canceller = new Thread(() -> {
-			try {
-				if (started.await(30, TimeUnit.SECONDS)) {
-					watch.cancel(List.of(5L));
-				}
-			}
-			catch (InterruptedException e) {
-				Thread.currentThread().interrupt();
-			}
-		});
-		canceller.start();
+		Thread canceller = cancelOnceStarted(5);
 		runner.run(chunk);
 		Thread.interrupted();
 		assertThat(answers()).singleElement().satisfies(answer -> assertThat(error(answer)).contains("cancelled while it ran")
@@ -165,17 +171,7 @@ class TaskRunnerTest {
 		};
 		ChunkFrame chunk = chunk(waits, 0, 3, 4);
 		watch.cancel(List.of(3L, 99L));
-		Thread canceller = new Thread(() -> {
-			try {
-				if (started.await(30, TimeUnit.SECONDS)) {
-					watch.cancel(List.of(4L));
-				}
-			}
-			catch (InterruptedException e) {
-				Thread.currentThread().interrupt();
-			}
-		});
-		canceller.start();
+		Thread canceller = cancelOnceStarted(4);
 		runner.run(chunk);
 		canceller.join();
 		List<Answer> answers = answers();
