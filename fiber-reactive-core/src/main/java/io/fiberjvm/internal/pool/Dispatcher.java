@@ -65,8 +65,7 @@ final class Dispatcher {
 		@Nullable RuntimeException refused;
 		synchronized (this) {
 			refused = refusal(task);
-			// A task cancelled while it waited for the lock is not queued.
-			if (refused == null && !task.cancelled) {
+			if (refused == null) {
 				queue.add(task);
 				dispatch();
 			}
@@ -82,7 +81,7 @@ final class Dispatcher {
 		synchronized (this) {
 			refused = tasks.isEmpty() ? null : refusal(tasks.get(0));
 			if (refused == null) {
-				queue.addAll(tasks.stream().filter(task -> !task.cancelled).toList());
+				queue.addAll(tasks);
 				dispatch();
 			}
 		}
@@ -199,11 +198,9 @@ final class Dispatcher {
 		return task == null || task.cancelled ? null : task.stream;
 	}
 
-	/** The worker asked for more; hand it work if there is any. */
-	synchronized void credit() {
-		for (WorkerSession session : sessions.values()) {
-			session.flushCancels();
-		}
+	/** The worker of {@code session} asked for more: it is told of its cancelled tasks, and handed work if there is any. */
+	synchronized void credit(WorkerSession session) {
+		session.flushCancels();
 		dispatch();
 	}
 

@@ -121,7 +121,7 @@ final class PoolCore {
 				// Retired between its admission and its session's opening: it ends once it holds nothing.
 				dispatcher.retire(worker);
 			}
-			sink.onRequest(n -> dispatcher.credit());
+			sink.onRequest(n -> dispatcher.credit(session));
 			sink.onCancel(() -> fleet.sessionEnded(session, "its session was cancelled", true));
 			inbound.subscribe(frame -> {
 				dispatcher.results(session, frame);

@@ -8,8 +8,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The tasks waiting for a worker, in the order they go: a retry, and a task sent back from a lost worker, ahead of
- * fresh work, which goes in the order it came. A task cancelled while it waits stays in place, skipped, until it
- * reaches the head. Guarded by the dispatcher's lock.
+ * fresh work, which goes in the order it came. A task cancelled before it is queued (while its submission waited for
+ * the lock) is not queued; one cancelled while it waits stays in place, skipped, until it reaches the head. Guarded
+ * by the dispatcher's lock.
  */
 final class TaskQueue {
 
@@ -23,6 +24,9 @@ final class TaskQueue {
 
 	/** Queues {@code task}: a retry goes first, since an ordered call is waiting for it. */
 	void add(Task task) {
+		if (task.cancelled) {
+			return;
+		}
 		task.queued = true;
 		if (task.attempt > 1) {
 			tasks.addFirst(task);
@@ -36,10 +40,12 @@ final class TaskQueue {
 	/** Queues first attempts, in order. */
 	void addAll(List<Task> batch) {
 		for (Task task : batch) {
-			task.queued = true;
-			tasks.addLast(task);
+			if (!task.cancelled) {
+				task.queued = true;
+				tasks.addLast(task);
+				size++;
+			}
 		}
-		size += batch.size();
 	}
 
 	/** Queues {@code back} ahead of everything, in its order: their callers are waiting for them. */

@@ -54,6 +54,15 @@ final class TaskRunner {
 			// Its JVM is being replaced: whatever it ran now could run again elsewhere.
 			return;
 		}
+		try {
+			runTasks(chunk);
+		}
+		finally {
+			watch.ended(chunk);
+		}
+	}
+
+	private void runTasks(ChunkFrame chunk) {
 		Object function = function(chunk);
 		long start = System.nanoTime();
 		for (ChunkFrame.Task task : chunk.tasks()) {

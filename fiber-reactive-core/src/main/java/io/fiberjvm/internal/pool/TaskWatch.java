@@ -1,6 +1,7 @@
 package io.fiberjvm.internal.pool;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -40,9 +41,9 @@ final class TaskWatch {
 	private final Stuck stuck;
 
 	private final Object lock = new Object();
-	/** Tasks handed to this worker and not ended; under the lock. */
-	private final Set<Long> held = new HashSet<>();
-	/** Held tasks cancelled before they started, which are skipped; under the lock. */
+	/** The chunks handed to this worker and not ended (two at most); under the lock. */
+	private final ArrayDeque<ChunkFrame> held = new ArrayDeque<>(3);
+	/** Tasks of held chunks cancelled before they started, which are skipped; under the lock. */
 	private final Set<Long> cancelled = new HashSet<>();
 	/** The task running, or -1; under the lock. */
 	private long running = -1;
@@ -82,13 +83,35 @@ final class TaskWatch {
 		}
 	}
 
-	/** On arrival of a chunk, before any cancel of its tasks can: the worker holds them. */
+	/** On arrival of a chunk, before any cancel of its tasks can: the worker holds it. */
 	void holding(ChunkFrame chunk) {
 		synchronized (lock) {
-			for (ChunkFrame.Task task : chunk.tasks()) {
-				held.add(task.id());
+			held.add(chunk);
+		}
+	}
+
+	/** On the worker's thread: the worker is done with {@code chunk}; cancels of its tasks are forgotten. */
+	void ended(ChunkFrame chunk) {
+		synchronized (lock) {
+			held.removeIf(each -> each == chunk);
+			if (!cancelled.isEmpty()) {
+				for (ChunkFrame.Task task : chunk.tasks()) {
+					cancelled.remove(task.id());
+				}
 			}
 		}
+	}
+
+	/** Under the lock: whether task {@code id} is in a chunk the worker holds. */
+	private boolean holds(long id) {
+		for (ChunkFrame chunk : held) {
+			for (ChunkFrame.Task task : chunk.tasks()) {
+				if (task.id() == id) {
+					return true;
+				}
+			}
+		}
+		return false;
 	}
 
 	/** On arrival of a cancel: the running task among {@code ids} is interrupted, held ones are skipped when their turn comes. */
@@ -98,7 +121,7 @@ final class TaskWatch {
 				if (id == running) {
 					interrupt(End.CANCELLED);
 				}
-				else if (held.contains(id)) {
+				else if (holds(id)) {
 					cancelled.add(id);
 				}
 			}
@@ -112,7 +135,6 @@ final class TaskWatch {
 	boolean start(long id, long timeoutNanos) {
 		synchronized (lock) {
 			if (cancelled.remove(id)) {
-				held.remove(id);
 				return false;
 			}
 			running = id;
@@ -134,7 +156,6 @@ final class TaskWatch {
 		End ended;
 		synchronized (lock) {
 			ended = reportedStuck ? End.STUCK : interrupted;
-			held.remove(running);
 			running = -1;
 			if (graceAlarm != null) {
 				graceAlarm.cancel(false);

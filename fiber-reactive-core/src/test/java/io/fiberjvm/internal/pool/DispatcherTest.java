@@ -58,7 +58,7 @@ class DispatcherTest {
 		FakeWorker(String name, String host) {
 			Flux.<byte[]>create(sink -> {
 				session = dispatcher.open(name, host, sink);
-				sink.onRequest(n -> dispatcher.credit());
+				sink.onRequest(n -> dispatcher.credit(session));
 			}, FluxSink.OverflowStrategy.ERROR).subscribe(this);
 		}
 

@@ -68,7 +68,7 @@ class FluxPoolMapTest {
 	FluxPoolMapTest() {
 		Disposable worker = Flux.<byte[]>create(sink -> {
 			session = core.dispatcher.open("w", "w", sink);
-			sink.onRequest(n -> core.dispatcher.credit());
+			sink.onRequest(n -> core.dispatcher.credit(session));
 		}, FluxSink.OverflowStrategy.ERROR).subscribe(frame -> sent.add(ChunkFrame.decode(frame)));
 		subscriptions.add(worker);
 	}

@@ -246,8 +246,8 @@ class WorkerFleetTest {
 	/** A session of {@code worker} with the dispatcher, asking for chunks it never answers. */
 	private void openSession(String worker) {
 		Flux.<byte[]>create(sink -> {
-			dispatcher.open(worker, worker, sink);
-			sink.onRequest(n -> dispatcher.credit());
+			WorkerSession session = dispatcher.open(worker, worker, sink);
+			sink.onRequest(n -> dispatcher.credit(session));
 		}).subscribe();
 	}
 
