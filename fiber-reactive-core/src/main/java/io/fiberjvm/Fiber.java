@@ -81,7 +81,7 @@ public final class Fiber implements AsyncCloseable, Disposable {
 	 * A runtime that joins an existing run: it shares the run's secret, so it can reach queues and processes
 	 * of that run and they can reach it. A program that joins a run started elsewhere opens one. Its
 	 * {@code config} should name the run's {@code program-packages} and {@code serial-allow}, so that both
-	 * sides accept the same values.
+	 * sides accept the same values, and set {@code tls} as the run does (a run whose jobs are pods uses TLS).
 	 *
 	 * @param name the name this runtime gives when it connects to others
 	 */

@@ -77,6 +77,11 @@ public final class ProcessCall {
 		return new ProcessCall(runtime, target, name, resources.withGpu(gpu), environment);
 	}
 
+	/** Where the process may run on a cluster, laid over the configured placement ({@link Placement}). */
+	public ProcessCall placement(Placement placement) {
+		return new ProcessCall(runtime, target, name, resources.withPlacement(Objects.requireNonNull(placement, "placement")), environment);
+	}
+
 	/** All resources at once. */
 	public ProcessCall resources(ResourceSpec resources) {
 		return new ProcessCall(runtime, target, name, Objects.requireNonNull(resources, "resources"), environment);

@@ -14,11 +14,31 @@ public final class ProcessFailedException extends FiberException {
 
 	private final String processName;
 	private final int exitCode;
+	private final boolean killedForMemory;
 
 	public ProcessFailedException(String processName, int exitCode, String message, @Nullable Throwable cause) {
+		this(processName, exitCode, message, cause, false);
+	}
+
+	/**
+	 * A failure that says whether the process was killed for memory.
+	 *
+	 * @param killedForMemory whether it was ended for going over its memory limit (see {@link #killedForMemory()})
+	 */
+	public ProcessFailedException(String processName, int exitCode, String message, @Nullable Throwable cause,
+			boolean killedForMemory) {
 		super(message, cause);
 		this.processName = processName;
 		this.exitCode = exitCode;
+		this.killedForMemory = killedForMemory;
+	}
+
+	/**
+	 * Whether the process was ended for going over its memory limit: its pod's container was OOMKilled at the limit,
+	 * or, on this machine, its JVM ran out of the heap its declared memory allows. The message gives the limit.
+	 */
+	public boolean killedForMemory() {
+		return killedForMemory;
 	}
 
 	/** The name of the process that failed. */

@@ -1,8 +1,6 @@
 package io.fiberjvm.benchmarks;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,8 +20,6 @@ public final class CodecStartupHarness {
 
 	public static void main(String[] args) throws IOException, InterruptedException {
 		int runs = args.length > 0 ? Integer.parseInt(args[0]) : 7;
-		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-		String classpath = System.getProperty("java.class.path");
 		System.out.println("| codec | first record round trip, ms (median of " + runs + ") | JVM start to exit, ms |");
 		System.out.println("|---|---|---|");
 		for (String codec : CODECS) {
@@ -31,15 +27,9 @@ public final class CodecStartupHarness {
 			List<Double> whole = new ArrayList<>();
 			for (int i = 0; i < runs; i++) {
 				long start = System.nanoTime();
-				Process probe = new ProcessBuilder(java, "-cp", classpath, Probe.class.getName(), codec)
-						.redirectErrorStream(true).start();
-				String out = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-				if (probe.waitFor() != 0) {
-					throw new IllegalStateException(codec + " probe failed: " + out);
-				}
+				String roundTrip = ProbeJvm.lastLine(Probe.class, codec);
 				whole.add((System.nanoTime() - start) / 1e6);
-				String[] lines = out.split("\n");
-				first.add(Double.parseDouble(lines[lines.length - 1].trim()));
+				first.add(Double.parseDouble(roundTrip));
 			}
 			System.out.printf("| %s | %.0f | %.0f |%n", codec, Measures.median(first), Measures.median(whole));
 		}

@@ -23,10 +23,16 @@ final class EchoServer implements AutoCloseable {
 	final int rawPort;
 
 	EchoServer(String secret) throws IOException {
+		this(secret, FiberPath.LOCAL);
+	}
+
+	/** A server whose Fiber transport is reached along {@code path}. */
+	EchoServer(String secret, FiberPath path) throws IOException {
 		ProcessBuilder builder = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
 				"-cp", System.getProperty("java.class.path"), EchoServerMain.class.getName()))
 				.redirectError(ProcessBuilder.Redirect.INHERIT);
 		builder.environment().put("BENCH_SECRET", secret);
+		builder.environment().put("BENCH_PATH", path.name());
 		this.process = builder.start();
 		BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
 		String line;

@@ -39,9 +39,10 @@ public final class EchoServerMain {
 	}
 
 	public static void main(String[] args) throws IOException {
-		TransportSettings settings = TransportSettings.from(FiberConfig.defaults(), System.getenv("BENCH_SECRET"));
+		FiberPath path = FiberPath.valueOf(System.getenv().getOrDefault("BENCH_PATH", "local").toUpperCase(java.util.Locale.ROOT));
+		TransportSettings settings = TransportSettings.from(FiberConfig.defaults(), System.getenv("BENCH_SECRET"), path.tls());
 		TransportServer fiber = new RSocketTransport(settings)
-				.bind(new Endpoint("127.0.0.1", 0), peer -> Routes.empty().withResponse("echo", Mono::just))
+				.bind(new Endpoint(path.host(), 0), peer -> Routes.empty().withResponse("echo", Mono::just))
 				.block(Duration.ofSeconds(30));
 		CloseableChannel rsocket = RSocketServer.create(SocketAcceptor.with(new PlainResponder()))
 				.bind(TcpServerTransport.create("127.0.0.1", 0))

@@ -32,7 +32,8 @@ import io.fiberjvm.manager.AsyncManager;
 /**
  * CartPole environments in four manager processes: one remote {@code step} (p50, p99) against plain
  * RSocket request-response to another JVM in the same run, and one time step of all four
- * environments through sync calls (one after another) against async proxies (all at once).
+ * environments through sync calls (one after another) against async proxies (all at once); and one remote
+ * {@code step} of an environment whose calls have a deadline, which the manager watches on the object's thread.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -47,6 +48,9 @@ public class ManagerStepBenchmark {
 	private Fiber fiber;
 	private final List<CartPoleEnv> envs = new ArrayList<>();
 	private final List<double[]> observations = new ArrayList<>();
+	/** An environment beside the first, in the same manager, whose calls have a deadline. */
+	private CartPoleEnv deadlined;
+	private double[] deadlinedObservation;
 	private EchoServer plain;
 	private RSocket rsocket;
 	private final byte[] message = new byte[64];
@@ -62,6 +66,8 @@ public class ManagerStepBenchmark {
 			envs.add(env);
 			observations.add(env.reset().block(WAIT));
 		}
+		deadlined = managers.get(0).callTimeout(Duration.ofSeconds(10)).create(CartPoleEnv.class, 99L);
+		deadlinedObservation = deadlined.reset().block(WAIT);
 		plain = new EchoServer("unused-" + System.nanoTime());
 		rsocket = plain.plainRSocket(WAIT);
 	}
@@ -85,6 +91,13 @@ public class ManagerStepBenchmark {
 	public Step oneRemoteStep() {
 		Step step = envs.get(0).step(policy(observations.get(0))).block(WAIT);
 		advance(0, step);
+		return step;
+	}
+
+	@Benchmark
+	public Step oneRemoteStepWithDeadline() {
+		Step step = deadlined.step(policy(deadlinedObservation)).block(WAIT);
+		deadlinedObservation = step.done() ? deadlined.reset().block(WAIT) : step.observation();
 		return step;
 	}
 

@@ -30,7 +30,7 @@ import io.fiberjvm.queue.FiberQueue;
 /**
  * Items per second from a producer in a child JVM to a consumer in this one, through a queue's
  * {@code send} and {@code receive} with backpressure, against plain RSocket request-stream of the same
- * payloads from another JVM, in the same run.
+ * payloads from another JVM, in the same run; the child reaches this JVM along each {@link FiberPath}.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -46,6 +46,10 @@ public class QueueThroughputBenchmark {
 	@Param({"64", "4096"})
 	public int size;
 
+	/** The way the child reaches this JVM: the local socket, TCP, or TCP with TLS (tls=on). */
+	@Param({"LOCAL", "TCP", "TLS"})
+	public FiberPath path;
+
 	private Fiber fiber;
 	private FiberQueue<byte[]> data;
 	private FiberQueue<Integer> orders;
@@ -55,7 +59,7 @@ public class QueueThroughputBenchmark {
 
 	@Setup(Level.Trial)
 	public void start() throws IOException {
-		fiber = Fiber.open();
+		fiber = Fiber.builder().set("host", path.host()).set("tls", path.tls() ? "on" : "off").open();
 		data = fiber.queue(byte[].class, 8192);
 		orders = fiber.queue(Integer.class);
 		FiberQueue<byte[]> items = data;

@@ -18,6 +18,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -33,8 +34,8 @@ import io.fiberjvm.transport.rsocket.RSocketTransport;
 
 /**
  * Request-response round trip of a 64-byte message between two JVMs on loopback, three ways in one
- * run: through Fiber's Transport SPI, through plain RSocket, and as a blocking-socket ping-pong (the
- * floor). Sample mode gives p50 and p99.
+ * run: through Fiber's Transport SPI (along each {@link FiberPath}: the local socket, TCP, TCP with TLS), through plain
+ * RSocket, and as a blocking-socket ping-pong (the floor). Sample mode gives p50 and p99.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -45,6 +46,10 @@ import io.fiberjvm.transport.rsocket.RSocketTransport;
 public class RoundTripBenchmark {
 
 	private static final Duration WAIT = Duration.ofSeconds(10);
+
+	/** The way Fiber's transport goes: the local socket, TCP, or TCP with TLS (tls=on). */
+	@Param({"LOCAL", "TCP", "TLS"})
+	public FiberPath path;
 
 	private EchoServer server;
 	private Connection fiber;
@@ -58,9 +63,9 @@ public class RoundTripBenchmark {
 	@Setup(Level.Trial)
 	public void start() throws IOException {
 		String secret = "bench-" + System.nanoTime();
-		server = new EchoServer(secret);
-		fiber = new RSocketTransport(TransportSettings.from(FiberConfig.defaults(), secret))
-				.connect(new Endpoint("127.0.0.1", server.fiberPort), "bench", Router.none())
+		server = new EchoServer(secret, path);
+		fiber = new RSocketTransport(TransportSettings.from(FiberConfig.defaults(), secret, path.tls()))
+				.connect(new Endpoint(path.host(), server.fiberPort), "bench", Router.none())
 				.block(WAIT);
 		rsocket = server.plainRSocket(WAIT);
 		raw = new Socket(InetAddress.getLoopbackAddress(), server.rawPort);

@@ -1,5 +1,9 @@
 package io.fiberjvm.manager;
 
+import java.time.Duration;
+
+import reactor.core.publisher.Mono;
+
 import io.fiberjvm.Fiber;
 
 /**
@@ -26,6 +30,12 @@ import io.fiberjvm.Fiber;
  * with the remote type, message and stack trace.</li>
  * <li>When the manager process ends (killed, crashed, closed) or its connection is lost, pending calls
  * fail with {@link ManagerLostException}, and so do later ones.</li>
+ * <li>A call may have a deadline ({@link ManagerCall#callTimeout}, {@link #callTimeout}), counted from when it starts
+ * running: past it the manager interrupts the call, which fails with {@link CallTimeoutException}. A call that does
+ * not stop within {@code task-timeout-grace} (default 5 s) of its interrupt fails all the same, and its object is
+ * given up as stuck: its calls queued and later fail at once with {@link ObjectStuckException}, the manager's other
+ * objects go on, and {@link #restart()} makes every object again in a fresh process. Calls returning {@code Flux}
+ * have no deadline: cancel their subscription.</li>
  * <li>Arguments and results travel as {@link io.fiberjvm.codec.ShippedValues}: compact numbers,
  * strings and primitive arrays, Java serialization behind the allow-list for the rest.</li>
  * </ul>
@@ -46,4 +56,30 @@ public interface AsyncManager extends Manager {
 	 * @throws IllegalArgumentException if {@code asyncInterface} was not registered with this manager
 	 */
 	<A> A create(Class<A> asyncInterface, Object... args);
+
+	/**
+	 * A view of this manager whose {@link #create} makes objects whose calls, their creation included, each have
+	 * {@code timeout} as their deadline ({@code Duration.ZERO} for none); everything else is this manager's. Objects
+	 * created before keep theirs.
+	 *
+	 * @throws IllegalArgumentException if {@code timeout} is negative or longer than a JVM can time
+	 */
+	AsyncManager callTimeout(Duration timeout);
+
+	/**
+	 * Replaces the manager's process with a fresh one when subscribed, and completes once it takes calls: the way
+	 * back from an object given up as stuck. The old process is stopped; every object whose proxy is still reachable
+	 * is made again in the new one, in the order they were created, from the registration and constructor arguments
+	 * it was created with (the manager keeps a copy of those while the proxy is reachable, so a large constructor
+	 * argument is held twice: pass large data through a method call instead), so proxies go on working.
+	 * Calls pending when the restart begins fail with {@link ManagerRestartedException}, their {@code Flux} calls
+	 * included; calls made while it runs, and demand for their sequences, wait for the new process. Shared objects
+	 * ({@link #map} and the like) are not kept: handles taken before the new process is ready reach the old one and
+	 * fail; take new ones once the restart completes. {@link #stats()} counts calls across restarts; its shared-call
+	 * figures are the process's own, from 0 again once the new one reports. A restart asked for while another runs
+	 * joins it; one asked for once it completed is a new one. A manager that was closed or lost cannot be restarted
+	 * (it fails with {@link ManagerLostException}). If the new process cannot start, the manager is lost with that
+	 * error.
+	 */
+	Mono<Void> restart();
 }

@@ -1,6 +1,6 @@
 package io.fiberjvm.manager;
 
-import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,16 +8,14 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
-import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 
 import io.fiberjvm.Fiber;
 import io.fiberjvm.FiberFunction;
 import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.codec.ShippedValues;
-import io.fiberjvm.config.ConfigKeys;
+import io.fiberjvm.internal.Deadlines;
 import io.fiberjvm.runtime.RuntimeContext;
-import io.fiberjvm.transport.Routes;
 
 /**
  * A manager about to be started: registrations and options accumulate on it, {@link #start()} runs it.
@@ -26,23 +24,26 @@ import io.fiberjvm.transport.Routes;
  */
 public final class ManagerCall {
 
-	private static final SecureRandom RANDOM = new SecureRandom();
 	private static final AtomicLong NAMES = new AtomicLong();
 
 	private final RuntimeContext runtime;
 	private final Map<String, Registration> registrations;
 	private final @Nullable String name;
 	private final ResourceSpec resources;
+	/** Each call's deadline, in nanoseconds; 0 for none. */
+	private final long timeoutNanos;
 
-	private ManagerCall(RuntimeContext runtime, Map<String, Registration> registrations, @Nullable String name, ResourceSpec resources) {
+	private ManagerCall(RuntimeContext runtime, Map<String, Registration> registrations, @Nullable String name, ResourceSpec resources,
+			long timeoutNanos) {
 		this.runtime = runtime;
 		this.registrations = registrations;
 		this.name = name;
 		this.resources = resources;
+		this.timeoutNanos = timeoutNanos;
 	}
 
 	static ManagerCall of(Fiber fiber) {
-		return new ManagerCall(Objects.requireNonNull(fiber, "fiber").runtime(), Map.of(), null, ResourceSpec.NONE);
+		return new ManagerCall(Objects.requireNonNull(fiber, "fiber").runtime(), Map.of(), null, ResourceSpec.NONE, 0);
 	}
 
 	/**
@@ -55,7 +56,7 @@ public final class ManagerCall {
 		Registration registration = Registration.check(asyncInterface, implementation);
 		Map<String, Registration> more = new LinkedHashMap<>(registrations);
 		more.put(registration.asyncInterface(), registration);
-		return new ManagerCall(runtime, Map.copyOf(more), name, resources);
+		return new ManagerCall(runtime, Map.copyOf(more), name, resources, timeoutNanos);
 	}
 
 	/**
@@ -73,7 +74,7 @@ public final class ManagerCall {
 		Registration registration = Registration.check(asyncInterface, implementation).withFactory(bytes, allow);
 		Map<String, Registration> more = new LinkedHashMap<>(registrations);
 		more.put(registration.asyncInterface(), registration);
-		return new ManagerCall(runtime, Map.copyOf(more), name, resources);
+		return new ManagerCall(runtime, Map.copyOf(more), name, resources, timeoutNanos);
 	}
 
 	/** Names the manager; its process is named after it. */
@@ -82,40 +83,48 @@ public final class ManagerCall {
 		if (name.isBlank()) {
 			throw new IllegalArgumentException("a manager name must not be blank");
 		}
-		return new ManagerCall(runtime, registrations, name, resources);
+		return new ManagerCall(runtime, registrations, name, resources, timeoutNanos);
 	}
 
 	/** Cores for the manager process (fractions allowed). */
 	public ManagerCall cpu(double cpu) {
-		return new ManagerCall(runtime, registrations, name, resources.withCpu(cpu));
+		return new ManagerCall(runtime, registrations, name, resources.withCpu(cpu), timeoutNanos);
 	}
 
 	/** Memory for the manager process, as a size ({@code 512Mi}, {@code 2Gi}). */
 	public ManagerCall memory(String memory) {
-		return new ManagerCall(runtime, registrations, name, resources.withMemory(memory));
+		return new ManagerCall(runtime, registrations, name, resources.withMemory(memory), timeoutNanos);
 	}
 
 	/** Whole GPUs for the manager process. */
 	public ManagerCall gpu(int gpu) {
-		return new ManagerCall(runtime, registrations, name, resources.withGpu(gpu));
+		return new ManagerCall(runtime, registrations, name, resources.withGpu(gpu), timeoutNanos);
+	}
+
+	/** Where the manager process may run on a cluster, laid over the configured placement. */
+	public ManagerCall placement(io.fiberjvm.Placement placement) {
+		return new ManagerCall(runtime, registrations, name, resources.withPlacement(Objects.requireNonNull(placement, "placement")),
+				timeoutNanos);
+	}
+
+	/**
+	 * How long each call on the manager's objects may run (creations included, sequences excepted) before the
+	 * manager interrupts it; {@code Duration.ZERO}, the default, for no limit. {@link AsyncManager#callTimeout} views
+	 * change it for the objects they create.
+	 *
+	 * @throws IllegalArgumentException if {@code timeout} is negative or longer than a JVM can time
+	 */
+	public ManagerCall callTimeout(Duration timeout) {
+		return new ManagerCall(runtime, registrations, name, resources, Deadlines.nanos(timeout, "a call timeout"));
 	}
 
 	/** Starts the manager process when subscribed; emits the manager once it takes calls. With nothing registered it hosts shared objects only. */
 	public Mono<AsyncManager> start() {
 		return Mono.defer(() -> {
-			String id = Long.toString(RANDOM.nextLong() >>> 1, 36);
 			String managerName = name != null ? name : "manager" + NAMES.incrementAndGet();
-			// Not guessable: the session's route is the manager's own, served only until it is lost.
-			String prefix = "fiber.m-" + id + "/";
-			String route = prefix + "session";
-			String sharedPrefix = "fiber.shared-" + id + "/";
-			ManagerSession session = new ManagerSession(managerName, registrations, runtime, sharedPrefix);
-			Disposable served = runtime.serve(prefix, Routes.empty().withChannel(route, session.reader(), session::attach));
-			session.served(served);
-			return runtime.start(new ManagerHost(route, sharedPrefix, List.copyOf(registrations.values())), managerName, resources, Map.of())
-					.doOnNext(session::started)
-					.then(session.attached())
-					.timeout(runtime.config().get(ConfigKeys.START_TIMEOUT))
+			ManagerSession session = new ManagerSession(managerName, registrations, resources, runtime);
+			return session.start()
+					.thenReturn((AsyncManager) new ManagerHandle(session, timeoutNanos))
 					.doOnError(error -> session.dispose())
 					// A cancelled start (say, another start in the same flatMap failed) must not leave a process behind.
 					.doOnCancel(session::dispose);

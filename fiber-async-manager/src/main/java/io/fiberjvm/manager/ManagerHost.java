@@ -3,27 +3,21 @@ package io.fiberjvm.manager;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.Consumer;
-import java.util.stream.Stream;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 import org.jspecify.annotations.Nullable;
-import org.reactivestreams.Publisher;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 
-import io.fiberjvm.RemoteException;
-import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.config.ConfigKeys;
 import io.fiberjvm.internal.frames.Answer;
-import io.fiberjvm.internal.frames.AnswerFrame;
 import io.fiberjvm.internal.frames.Arrived;
 import io.fiberjvm.internal.frames.CallFrame;
 import io.fiberjvm.internal.frames.DemandFrame;
@@ -35,7 +29,6 @@ import io.fiberjvm.runtime.ParentSession;
 import io.fiberjvm.runtime.ProcessTarget;
 import io.fiberjvm.runtime.RuntimeContext;
 import io.fiberjvm.transport.Endpoint;
-import io.fiberjvm.transport.Outbound;
 
 /**
  * What a manager process runs: it opens a session with the parent, creates the objects asked for (of
@@ -56,8 +49,15 @@ final class ManagerHost implements ProcessTarget {
 		this.registrations = List.copyOf(registrations);
 	}
 
-	/** One hosted object: the instance, or why it could not be created; and its calls' queue. */
+	/**
+	 * One hosted object: the instance, or why it could not be created or was given up as stuck; and its calls'
+	 * queue.
+	 */
 	private record Hosted(@Nullable Object instance, @Nullable Throwable failure, SerialExecutor calls) {
+	}
+
+	/** A call's sequence on its way up, and the object it reads from. */
+	private record Streaming(long object, SequenceOut out) {
 	}
 
 	@Override
@@ -76,9 +76,16 @@ final class ManagerHost implements ProcessTarget {
 		ParentSession<Arrived<CallFrame>>[] session = new ParentSession[1];
 		Answers answers = new Answers(values, maxError, frame -> session[0].send(frame));
 		Duration timeout = runtime.config().get(ConfigKeys.START_TIMEOUT);
-		Map<Long, SequenceOut> streams = new ConcurrentHashMap<>();
+		Map<Long, Streaming> streams = new ConcurrentHashMap<>();
+		ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, task -> {
+			Thread thread = new Thread(task, "fiber-manager-deadlines");
+			thread.setDaemon(true);
+			return thread;
+		});
+		timer.setRemoveOnCancelPolicy(true);
 		Serving serving = new Serving(new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), threads,
-				new QuickMethods(runtime.config().get(ConfigKeys.MANAGER_DIRECT_CALLS)), values, answers, streams);
+				new QuickMethods(runtime.config().get(ConfigKeys.MANAGER_DIRECT_CALLS)), values, answers, streams,
+				new CallWatch(timer, runtime.config().get(ConfigKeys.TASK_TIMEOUT_GRACE)));
 		session[0] = ParentSession.open(Objects.requireNonNull(runtime.connectionTo(parent).block(timeout), "a connection to the parent"), route,
 				"the manager", CallFrame.reader(values), down -> {
 					byte[] frame = down.whole();
@@ -110,28 +117,30 @@ final class ManagerHost implements ProcessTarget {
 		finally {
 			// Calls served in the session's last second are not reported: the session they would go up is over.
 			reports.dispose();
-			streams.values().forEach(SequenceOut::cancelOnExecutor);
+			streams.values().forEach(streaming -> streaming.out().cancelOnExecutor());
 			threads.shutdownNow();
+			timer.shutdownNow();
 		}
 	}
 
 	/** The stream of a call whose result is a sequence, registered before the call runs. */
-	private static SequenceOut stream(long id, String method, Hosted hosted, ShippedValues values, Answers answers,
-			Map<Long, SequenceOut> streams) {
+	private static SequenceOut stream(long id, long object, String method, Hosted hosted, ShippedValues values, Answers answers,
+			Map<Long, Streaming> streams) {
 		SequenceOut stream = new SequenceOut(id, "an element of " + method, hosted.calls(), values, answers.frames(), error -> {
 			streams.remove(id);
 			answers.send(id, error, null);
 		});
-		streams.put(id, stream);
+		streams.put(id, new Streaming(object, stream));
 		return stream;
 	}
 
 	/** More elements of a call's sequence wanted, or none: the caller cancelled. A stream already ended is gone. */
-	private static void demand(DemandFrame demand, Map<Long, SequenceOut> streams) {
-		SequenceOut stream = demand.count() < 0 ? streams.remove(demand.call()) : streams.get(demand.call());
-		if (stream == null) {
+	private static void demand(DemandFrame demand, Map<Long, Streaming> streams) {
+		Streaming streaming = demand.count() < 0 ? streams.remove(demand.call()) : streams.get(demand.call());
+		if (streaming == null) {
 			return;
 		}
+		SequenceOut stream = streaming.out();
 		if (demand.count() < 0) {
 			// On the object's executor: what cancelling runs (a stream's close handler) is the object's code.
 			stream.cancelOnExecutor();
@@ -143,11 +152,11 @@ final class ManagerHost implements ProcessTarget {
 
 	/**
 	 * What serves the calls of this process's objects: the objects, their methods found so far, the threads their
-	 * calls run on and which methods are quick enough not to need them, the codec, the answers going up and the
-	 * sequences being sent.
+	 * calls run on and which methods are quick enough not to need them, the codec, the answers going up, the
+	 * sequences being sent and the watch over deadlines.
 	 */
 	private record Serving(Map<Long, Hosted> objects, Map<MethodKey, Method> methods, ExecutorService threads,
-			QuickMethods quick, ShippedValues values, Answers answers, Map<Long, SequenceOut> streams) {
+			QuickMethods quick, ShippedValues values, Answers answers, Map<Long, Streaming> streams, CallWatch watch) {
 	}
 
 	/** Names a method of a class: the name and parameter types a call gives. */
@@ -164,12 +173,22 @@ final class ManagerHost implements ProcessTarget {
 			// Registered now, so calls that arrive before the constructor has run queue behind it.
 			serving.objects().put(call.object(), new Hosted(null, null, serial));
 			serial.execute(() -> {
+				CallWatch.Watched watched = watch(call, serving);
 				Hosted made;
 				try {
 					made = new Hosted(Construction.construct(registrations, call, serving.values()), null, serial);
 				}
 				catch (Throwable e) {
 					made = new Hosted(null, e, serial);
+				}
+				CallWatch.End end = watched == null ? CallWatch.End.RAN : watched.end();
+				if (end == CallWatch.End.STUCK) {
+					// Answered, and the object given up, when its grace ran out.
+					return;
+				}
+				if (end == CallWatch.End.TIMED_OUT) {
+					made = new Hosted(null, new CallWatch.DeadlinePassed("ran past its deadline of " + Duration.ofNanos(call.timeoutNanos())
+							+ " and was interrupted"), serial);
 				}
 				serving.objects().put(call.object(), made);
 				serving.answers().send(call.id(), made.failure(), null);
@@ -183,7 +202,9 @@ final class ManagerHost implements ProcessTarget {
 		}
 		Object instance = hosted.instance();
 		Method found = null;
-		if (serving.quick().enabled() && call.mode() == CallFrame.Mode.CALL && instance != null && small(call)) {
+		// A call with a deadline runs on the object's thread, which its watch may interrupt.
+		if (serving.quick().enabled() && call.mode() == CallFrame.Mode.CALL && call.timeoutNanos() == 0 && instance != null
+				&& small(call)) {
 			Method method = methodOrNull(instance, call, serving.methods());
 			found = method;
 			// No hand-off to the object's thread and back: the answer is on its way before the next frame is read.
@@ -195,7 +216,7 @@ final class ManagerHost implements ProcessTarget {
 		Method known = found;
 		// A sequence's stream is known before its call runs: demand for it may arrive first, and queues behind it.
 		SequenceOut stream = call.mode() == CallFrame.Mode.CALL_MANY
-				? stream(call.id(), call.name(), hosted, serving.values(), serving.answers(), serving.streams()) : null;
+				? stream(call.id(), call.object(), call.name(), hosted, serving.values(), serving.answers(), serving.streams()) : null;
 		// The object as its creation left it: this call runs after the creation, on the same executor.
 		hosted.calls().execute(() -> run(call, serving.objects().getOrDefault(call.object(), hosted), stream, serving, known, false));
 	}
@@ -212,37 +233,98 @@ final class ManagerHost implements ProcessTarget {
 		// Reading the arguments and encoding the answer count with the method: they are the connection's time too.
 		// Handing the answer to the transport does not: its write is the connection's own work, direct or not.
 		long start = System.nanoTime();
-		Answer answer;
+		// A sequence's call has no deadline: its elements are read later, between the object's other calls.
+		CallWatch.Watched watched = stream == null ? watch(call, serving) : null;
+		Object result = null;
+		Throwable failure = null;
 		try {
 			if (instance == null) {
-				Throwable failure = hosted.failure();
-				throw new IllegalStateException("the object was not created: " + failure, failure);
+				throw unusable(hosted.failure());
 			}
 			if (method == null) {
 				method = method(instance, call, serving.methods());
 			}
-			Object result = method.invoke(instance, args(call, serving.values()));
-			if (stream != null) {
-				sequence(result).subscribe(stream);
-				return;
-			}
-			answer = serving.answers().answer(call.id(), result);
+			result = method.invoke(instance, args(call, serving.values()));
 		}
 		catch (InvocationTargetException e) {
 			Throwable cause = e.getCause() != null ? e.getCause() : e;
-			answer = serving.answers().failure(call.id(), direct && method != null ? blocked(cause, method, serving.quick()) : cause);
+			failure = direct && method != null ? blocked(cause, method, serving.quick()) : cause;
 		}
 		catch (Throwable e) {
-			answer = serving.answers().failure(call.id(), e);
+			failure = e;
 		}
+		// The watch ends with the method: encoding its answer is not the method's to time.
+		CallWatch.End end = watched == null ? CallWatch.End.RAN : watched.end();
+		if (end == CallWatch.End.STUCK) {
+			// Answered, and the object given up, when its grace ran out.
+			return;
+		}
+		if (end == CallWatch.End.TIMED_OUT) {
+			failure = new CallWatch.DeadlinePassed("it was interrupted and stopped");
+		}
+		if (stream != null && failure == null) {
+			try {
+				Sequences.of(result).subscribe(stream);
+				return;
+			}
+			catch (RuntimeException e) {
+				failure = e;
+			}
+		}
+		Answer answer = failure != null ? serving.answers().failure(call.id(), failure) : serving.answers().answer(call.id(), result);
 		// A sequence's call never runs directly: its time says nothing of the method's.
 		if (method != null && stream == null) {
 			serving.quick().ran(method, System.nanoTime() - start);
 		}
-		if (stream != null) {
-			serving.streams().remove(call.id());
+		if (stream != null && serving.streams().remove(call.id()) == null) {
+			// Its sequence was given up, and answered, with its stuck object.
+			return;
 		}
 		serving.answers().send(answer);
+	}
+
+	/** Why a call on an object that was not created, or was given up as stuck, fails. */
+	private static RuntimeException unusable(@Nullable Throwable failure) {
+		if (failure instanceof CallWatch.Stuck stuck) {
+			return stuck;
+		}
+		if (failure instanceof CallWatch.DeadlinePassed passed) {
+			return new IllegalStateException("the object was not created: its creation " + passed.getMessage());
+		}
+		return new IllegalStateException("the object was not created: " + failure, failure);
+	}
+
+	/** The watch over {@code call} as it starts running, or null when it has no deadline. */
+	private static CallWatch.@Nullable Watched watch(CallFrame call, Serving serving) {
+		return call.timeoutNanos() == 0 ? null : serving.watch().start(call.timeoutNanos(), () -> stuck(call, serving));
+	}
+
+	/**
+	 * On the watch's timer: {@code call} ran past its deadline and did not stop within its grace. It is answered, and
+	 * its object given up without being touched again: the calls queued on it, and later ones, fail at once, and its
+	 * sequences end with that error.
+	 */
+	private static void stuck(CallFrame call, Serving serving) {
+		String why = call.name() + " ran past its deadline of " + Duration.ofNanos(call.timeoutNanos())
+				+ " and did not stop within task-timeout-grace of being interrupted";
+		CallWatch.Stuck given = new CallWatch.Stuck("the object is stuck: " + why + "; restart() its manager to use it again");
+		Hosted was = serving.objects().get(call.object());
+		SerialExecutor fresh = new SerialExecutor(serving.threads());
+		// The stuck entry keeps the old executor, which hands what it is given to the fresh one once abandoned, so a
+		// call arriving meanwhile queues behind those queued before it.
+		SerialExecutor old = was != null ? was.calls() : fresh;
+		serving.objects().put(call.object(), new Hosted(null, given, old));
+		serving.streams().entrySet().removeIf(entry -> {
+			if (entry.getValue().object() != call.object()) {
+				return false;
+			}
+			entry.getValue().out().abandon();
+			serving.answers().send(entry.getKey(), given, null);
+			return true;
+		});
+		serving.answers().send(call.id(), new CallWatch.GivenUp("it did not stop within task-timeout-grace of being interrupted, "
+				+ "so its object is given up as stuck"), null);
+		old.abandon(fresh);
 	}
 
 	/** Whether a call's arguments are small enough to read on the connection's thread: under 64 KiB together. */
@@ -299,75 +381,5 @@ final class ManagerHost implements ProcessTarget {
 			args[i] = call.argument(i, values, "argument " + i + " of " + call.name());
 		}
 		return args;
-	}
-
-	/**
-	 * A sequence result as a publisher: a publisher, an iterable or a stream read lazily; a collection or an array
-	 * copied now, as the call left it, so later calls do not change what the caller receives; null is empty.
-	 */
-	@SuppressWarnings("unchecked")
-	private static Flux<Object> sequence(@Nullable Object result) {
-		if (result instanceof java.util.Collection<?> collection) {
-			return Flux.fromIterable(new ArrayList<Object>(collection));
-		}
-		if (result instanceof Publisher<?> publisher) {
-			return Flux.from((Publisher<Object>) publisher);
-		}
-		if (result instanceof Iterable<?> iterable) {
-			return Flux.fromIterable((Iterable<Object>) iterable);
-		}
-		if (result instanceof Stream<?> stream) {
-			return Flux.fromStream((Stream<Object>) stream);
-		}
-		if (result != null && result.getClass().isArray()) {
-			Object array = result instanceof Object[] objects ? objects.clone() : copyOf(result);
-			return Flux.range(0, java.lang.reflect.Array.getLength(array)).map(i -> java.lang.reflect.Array.get(array, i));
-		}
-		return result == null ? Flux.empty() : Flux.just(result);
-	}
-
-	/** A copy of a primitive array. */
-	private static Object copyOf(Object array) {
-		int length = java.lang.reflect.Array.getLength(array);
-		Object copy = java.lang.reflect.Array.newInstance(array.getClass().getComponentType(), length);
-		System.arraycopy(array, 0, copy, 0, length);
-		return copy;
-	}
-
-	/** Sends answers up the session, from many object threads: a value, or an error cut to fit a frame. */
-	private record Answers(ShippedValues values, int maxError, Consumer<Outbound> up) {
-
-		/**
-		 * Sends the answer to call {@code id}; a large value's array goes back to the codec once the transport lets
-		 * its frame go, for the next result of its size.
-		 */
-		void send(long id, @Nullable Throwable error, @Nullable Object value) {
-			send(error != null ? failure(id, error) : answer(id, value));
-		}
-
-		/** Sends an answer made already. */
-		void send(Answer answer) {
-			up.accept(Answer.outbound(AnswerFrame.encode(answer), List.of(answer), values::giveBack));
-		}
-
-		/** Sends other frames up the session. */
-		Consumer<byte[]> frames() {
-			return frame -> up.accept(Outbound.of(frame));
-		}
-
-		/** The answer carrying {@code value}, or the failure to carry it. */
-		Answer answer(long id, @Nullable Object value) {
-			try {
-				return AnswerFrame.answer(id, values, value, "the result");
-			}
-			catch (CodecException e) {
-				return failure(id, e);
-			}
-		}
-
-		/** The answer saying the call failed with {@code error}, cut to fit a frame. */
-		Answer failure(long id, Throwable error) {
-			return Answer.failure(id, RemoteException.encode(error, maxError));
-		}
 	}
 }

@@ -1,6 +1,5 @@
 package io.fiberjvm.manager;
 
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -15,120 +14,117 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
 import io.fiberjvm.FiberProcess;
-import io.fiberjvm.RemoteException;
+import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.codec.ShippedValues;
-import io.fiberjvm.internal.LargeDecoding;
+import io.fiberjvm.config.ConfigKeys;
+import io.fiberjvm.internal.runtime.ProcessEndings;
 import io.fiberjvm.internal.frames.Answer;
 import io.fiberjvm.internal.frames.AnswerFrame;
 import io.fiberjvm.internal.frames.Arrived;
-import io.fiberjvm.internal.frames.CallFrame;
-import io.fiberjvm.internal.frames.DemandFrame;
 import io.fiberjvm.internal.frames.ElementsFrame;
 import io.fiberjvm.internal.frames.FrameHeaderCodec;
 import io.fiberjvm.internal.frames.ReadyFrame;
 import io.fiberjvm.internal.frames.SharedCallsFrame;
 import io.fiberjvm.runtime.RuntimeContext;
 import io.fiberjvm.transport.InboundReader;
+import io.fiberjvm.transport.Routes;
 
 /**
- * The parent's side of one manager: the session its process opened, and the calls sent and not answered
- * (its objects' proxies, {@link ObjectProxies}, send them).
+ * The parent's side of one manager, behind its {@link ManagerHandle}s: the process it runs in now ({@link ManagerLink}, a new one at each restart) and
+ * the session that process opened, and the calls sent and not answered (its objects' proxies, {@link ObjectProxies},
+ * send them).
  */
-final class ManagerSession implements AsyncManager {
-
-	/**
-	 * What a shared-object handle needs to reach its manager, and the runtime of the process holding it.
-	 *
-	 * @param manager the manager's name
-	 * @param address where the manager serves its shared objects, {@code host:port}
-	 * @param prefix the manager's shared-object routes' prefix
-	 * @param runtime the runtime the handle works through
-	 */
-	record Shared(String manager, String address, String prefix, RuntimeContext runtime) {
-	}
-
-	/** Why the manager was lost, and the error its process ended with, when that is how. */
-	private record Lost(String why, @Nullable Throwable cause) {
-	}
+final class ManagerSession {
 
 	private final String name;
+	private final Map<String, Registration> registrations;
+	private final ResourceSpec resources;
 	private final ShippedValues values;
 	private final PendingCalls pending = new PendingCalls();
 	/** The manager's last report of the calls it served on shared objects. */
 	private volatile SharedCallsFrame sharedCalls = new SharedCallsFrame(0, 0, 0);
-	private final Sinks.One<AsyncManager> attached = Sinks.one();
 	private final Sinks.Empty<Void> closed = Sinks.empty();
-	private @Nullable FluxSink<byte[]> out;
-	private @Nullable Lost lost;
+	/** The process calls go to, or are held for until it is ready; null before the first starts. Written under the lock. */
+	private volatile @Nullable ManagerLink current;
+	/** Frames held while the current process is not ready, and creations kept for a restart; under the lock. */
+	private final CallBacklog backlog = new CallBacklog();
+	/** The restart under way, which another joins until its process is ready; under the lock. */
+	private @Nullable Mono<Void> restarting;
+	private @Nullable ManagerLoss lost;
 	private volatile @Nullable FiberProcess process;
-	private volatile @Nullable Disposable served;
 	private final RuntimeContext runtime;
-	private final String sharedPrefix;
-	private volatile @Nullable String address;
+	/** Where the last process that was ready serves its shared objects, and under which prefix. */
+	private volatile @Nullable SharedAddress shared;
 	private final ObjectProxies proxies;
 
-	ManagerSession(String name, Map<String, Registration> registrations, RuntimeContext runtime, String sharedPrefix) {
+	ManagerSession(String name, Map<String, Registration> registrations, ResourceSpec resources, RuntimeContext runtime) {
 		this.name = name;
+		this.registrations = registrations;
+		this.resources = resources;
 		this.values = runtime.values();
-		this.proxies = new ObjectProxies(name, registrations, this);
+		this.proxies = new ObjectProxies(name, registrations, this, values);
 		this.runtime = runtime;
-		this.sharedPrefix = sharedPrefix;
 	}
 
-	private Shared shared() {
+	/** Where shared objects of the process that was ready last are served. */
+	SharedAddress shared() {
 		// Known before the manager is handed to anyone: it is its ready word.
-		return new Shared(name, Objects.requireNonNull(address, "the manager's address"), sharedPrefix, runtime);
+		return Objects.requireNonNull(shared, "the manager's address");
 	}
 
-	@Override
-	public <K, V> SharedMap<K, V> map(String name) {
-		return new SharedMap<>(shared(), name);
+	/** Starts the manager's first process; completes once it takes calls. */
+	Mono<Void> start() {
+		return Mono.defer(() -> launch(next()));
 	}
 
-	@Override
-	public <T> SharedList<T> list(String name) {
-		return new SharedList<>(shared(), name);
+	/** A link for the next process, calls going to it from now; refused once the manager is lost. */
+	private synchronized ManagerLink next() {
+		if (lost != null) {
+			throw lost.error(name, "; it cannot be started again");
+		}
+		ManagerLink link = ManagerLink.named();
+		current = link;
+		return link;
 	}
 
-	@Override
-	public <T> SharedValue<T> value(String name) {
-		return new SharedValue<>(shared(), name);
+	/** Starts the process of {@code link}; completes once it took its session and the calls held for it went down. */
+	private Mono<Void> launch(ManagerLink link) {
+		return Mono.defer(() -> {
+			String route = link.sessionPrefix + "session";
+			link.served = runtime.serve(link.sessionPrefix, Routes.empty().withChannel(route, reader(), answers -> attach(link, answers)));
+			Duration startTimeout = runtime.config().get(ConfigKeys.START_TIMEOUT);
+			return runtime.start(new ManagerHost(route, link.sharedPrefix, List.copyOf(registrations.values())), name, resources, Map.of())
+					.doOnNext(started -> started(link, started))
+					.flatMap(started -> link.readyWithin(started, startTimeout, name));
+		});
 	}
 
-	@Override
-	public SharedCounter counter(String name) {
-		return new SharedCounter(shared(), name);
-	}
-
-	@Override
-	public <T> SharedQueue<T> queue(String name) {
-		return new SharedQueue<>(shared(), name);
-	}
-
-	void served(Disposable served) {
-		this.served = served;
-	}
-
-	void started(FiberProcess process) {
-		this.process = process;
+	private void started(ManagerLink link, FiberProcess started) {
+		boolean given;
+		// Set under the lock and only when kept: dispose() then either sees no process and completes closed itself,
+		// or sees this one, whose exit completes it.
+		synchronized (this) {
+			given = link != current || lost != null;
+			if (!given) {
+				link.process = started;
+				process = started;
+			}
+		}
+		if (given) {
+			// Closed, lost or restarted while it started: it takes no calls.
+			started.terminate().subscribe(done -> { }, error -> { });
+			return;
+		}
 		// join() fails with the process's error: what kept it from starting, or what it said as it ended.
-		process.onExit().subscribe(code -> process.join().subscribe(null, error -> exited(code, error), () -> exited(code, null)));
+		started.onExit().subscribe(code -> started.join().subscribe(null, error -> exited(link, code, error), () -> exited(link, code, null)));
 	}
 
-	private void exited(int code, @Nullable Throwable error) {
-		lost("its process exited with code " + code, error);
-		closed.tryEmitEmpty();
-	}
-
-	/** The error a call gets from a manager lost for {@code lost}; {@code what} follows why. */
-	private ManagerLostException lostError(Lost lost, String what) {
-		return new ManagerLostException("manager " + name + " was lost (" + lost.why() + ")" + what, lost.cause());
-	}
-
-	/** Completes when the manager's session is open and it takes calls. */
-	Mono<AsyncManager> attached() {
-		return attached.asMono();
+	private void exited(ManagerLink link, int code, @Nullable Throwable error) {
+		// A process a restart replaced was stopped on purpose: its end is not the manager's.
+		if (lost(link, "its process ended: " + ProcessEndings.describe(code, error), error)) {
+			closed.tryEmitEmpty();
+		}
 	}
 
 	/**
@@ -139,219 +135,241 @@ final class ManagerSession implements AsyncManager {
 		return AnswerFrame.reader(values);
 	}
 
-	/** The manager process opened its session: calls go down it, answers come up. */
-	Flux<byte[]> attach(Publisher<Arrived<Answer>> answers) {
+	/** The process of {@code link} opened its session: calls go down it, once it is ready; answers come up. */
+	private Flux<byte[]> attach(ManagerLink link, Publisher<Arrived<Answer>> answers) {
 		return Flux.create(sink -> {
 			synchronized (this) {
-				if (out != null || lost != null) {
+				if (link.out != null || link != current || lost != null) {
 					sink.error(new ManagerLostException("manager " + name + " already has a session, or was lost"));
 					return;
 				}
-				out = sink;
+				link.out = sink;
 			}
-			sink.onCancel(() -> lost("its session was cancelled"));
-			Flux.from(answers).subscribe(this::receive, error -> lost("its connection failed (" + error.getMessage() + ")"),
-					() -> lost("it ended its session"));
+			sink.onCancel(() -> sessionEnded(link, "its session was cancelled"));
+			Flux.from(answers).subscribe(arrived -> receive(link, arrived),
+					error -> sessionEnded(link, "its connection failed (" + error.getMessage() + ")"),
+					() -> sessionEnded(link, "it ended its session"));
 		}, FluxSink.OverflowStrategy.BUFFER);
 	}
 
-	@Override
-	public String name() {
+	/** The session of {@code link} ended: the manager is lost, for its process's end if that comes soon. */
+	private void sessionEnded(ManagerLink link, String why) {
+		FiberProcess running;
+		synchronized (this) {
+			running = link.process;
+		}
+		if (running == null) {
+			lost(link, why, null);
+			return;
+		}
+		// exited() loses it first, for the process's end, if that comes within the wait.
+		Mono.delay(ManagerLink.EXIT_WAIT).subscribe(tick -> lost(link, why, null));
+	}
+
+	/** The process of {@code link} sent its ready word: the objects are made again, then the calls held go down. */
+	private void ready(ManagerLink link, String at) {
+		synchronized (this) {
+			if (link != current || link.out == null) {
+				return;
+			}
+			shared = new SharedAddress(name, at, link.sharedPrefix, runtime);
+			link.open = true;
+			// Ready: a restart from now on is a new one.
+			restarting = null;
+			// From a copy: a send that fails at once loses the manager, which clears the backlog, on this very thread.
+			backlog.release().forEach(link.out::next);
+		}
+		link.ready.tryEmitEmpty();
+	}
+
+	String name() {
 		return name;
 	}
 
-	@Override
-	public FiberProcess process() {
+	FiberProcess process() {
 		// Known before the manager is handed to anyone: it started first.
 		return Objects.requireNonNull(process, "the manager's process");
 	}
 
-	@Override
-	public <A> A create(Class<A> asyncInterface, Object... args) {
-		return proxies.create(asyncInterface, args);
+	/** Creates an object whose calls have a deadline of {@code timeoutNanos} (0: none). */
+	<A> A create(Class<A> asyncInterface, long timeoutNanos, Object... args) {
+		return proxies.create(asyncInterface, timeoutNanos, args);
 	}
 
 	/**
-	 * Sends a call whose result is a sequence now, and returns the sequence: its elements come as the subscriber
-	 * asks for them, and it ends with the call's answer.
+	 * Registers a call and sends it, or holds it while a restart has no process ready, unless the manager was lost:
+	 * then returns the call's error. Under the lock, so the order calls are made is the order the manager sees them; the session
+	 * is open before the manager is handed out. A creation of {@code object} comes with a copy of its frame,
+	 * {@code kept}, for a restart to send again.
 	 */
-	Flux<Object> stream(long object, String method, List<String> parameterTypes, Object[] args, String what) {
-		List<ByteBuffer> encoded;
-		try {
-			encoded = Arguments.encode(values, args, method, parameterTypes, what);
-		}
-		catch (CodecException e) {
-			return Flux.error(e);
-		}
-		long id = pending.nextId();
-		Sinks.One<Object> end = Sinks.one();
-		StreamIn in = new StreamIn(what, values, n -> down(new DemandFrame(id, n).encode()), () -> {
-			pending.streamEnded(id);
-			PendingCalls.Call call = pending.take(id);
-			if (call != null) {
-				// Cancelled before its end: the manager stops making elements.
-				pending.answered(call, false);
-				down(new DemandFrame(id, -1).encode());
-			}
-		});
-		byte[] frame = new CallFrame(CallFrame.Mode.CALL_MANY, id, object, method, parameterTypes, encoded).encode();
-		Lost gone = register(id, new PendingCalls.Call(what, end, System.nanoTime(), Arguments.sole(encoded)), in, frame);
-		if (gone != null) {
-			return Flux.error(lostError(gone, "; cannot run " + what));
-		}
-		end.asMono().doFinally(signal -> pending.streamEnded(id)).subscribe(value -> in.complete(), in::fail, in::complete);
-		return in.flux();
-	}
-
-	/**
-	 * Registers a call and sends it, unless the manager was lost: then returns why. Under the lock, so the order
-	 * calls are made is the order the manager sees them; the session is open before the manager is handed out.
-	 */
-	private synchronized @Nullable Lost register(long id, PendingCalls.Call call, @Nullable StreamIn stream, byte[] frame) {
+	synchronized @Nullable ManagerLostException register(long id, PendingCalls.Call call, @Nullable StreamIn stream, byte[] frame,
+			long object, byte @Nullable [] kept) {
 		if (lost != null) {
-			return lost;
+			return lost.error(name, "; cannot run " + call.what());
 		}
 		pending.sent(id, call, stream);
-		Objects.requireNonNull(out, "the manager's session").next(frame);
+		if (kept != null) {
+			backlog.keep(object, kept);
+		}
+		ManagerLink link = current;
+		if (link != null && link.open) {
+			Objects.requireNonNull(link.out, "the manager's session").next(frame);
+		}
+		else if (kept == null) {
+			// Creations go down first when the next process is ready, then these.
+			backlog.hold(frame);
+		}
 		return null;
 	}
 
-	/** Sends a frame down the session, unless it is over. */
-	private synchronized void down(byte[] frame) {
-		if (lost == null && out != null) {
-			out.next(frame);
+	/**
+	 * Object {@code object}'s proxy is gone: a restart need not make it again. While a restart's process is not
+	 * ready, its creation is still sent (calls made before the proxy went may be held for it), then forgotten.
+	 */
+	synchronized void forget(long object) {
+		ManagerLink link = current;
+		backlog.forget(object, link != null && !link.open && lost == null);
+	}
+
+	/** Sends a frame down the session, or holds it while a restart's process is not ready; drops it once lost. */
+	synchronized void down(byte[] frame) {
+		ManagerLink link = current;
+		if (lost != null || link == null) {
+			return;
+		}
+		if (link.open) {
+			Objects.requireNonNull(link.out, "the manager's session").next(frame);
+		}
+		else {
+			backlog.hold(frame);
 		}
 	}
 
-	/** Sends a call now and returns its result, replayed to every subscriber. */
-	Mono<Object> send(CallFrame.Mode mode, long object, String name, List<String> parameterTypes, Object[] args, String what) {
-		List<ByteBuffer> encoded;
-		try {
-			encoded = Arguments.encode(values, args, name, parameterTypes, what);
+	/** A frame from the process of {@code link}: its ready word, a shared-call report, or a call's answer. */
+	private void receive(ManagerLink link, Arrived<Answer> arrived) {
+		if (link != current) {
+			// From a process a restart replaced: what it says is of calls already failed.
+			return;
 		}
-		catch (CodecException e) {
-			return Mono.error(e);
-		}
-		long id = pending.nextId();
-		Sinks.One<Object> result = Sinks.one();
-		byte[] frame = new CallFrame(mode, id, object, name, parameterTypes, encoded).encode();
-		Lost gone = register(id, new PendingCalls.Call(what, result, System.nanoTime(), Arguments.sole(encoded)), null, frame);
-		if (gone != null) {
-			return Mono.error(lostError(gone, "; cannot run " + what));
-		}
-		return result.asMono();
-	}
-
-	/** A frame from the manager: its ready word, a shared-call report, or a call's answer. */
-	private void receive(Arrived<Answer> arrived) {
 		if (arrived.read() != null) {
-			answer(arrived.read());
+			pending.answer(arrived.read(), values);
 			return;
 		}
 		byte[] frame = Objects.requireNonNull(arrived.whole(), "a frame that is not an answer read as it arrived");
 		try {
 			switch (FrameHeaderCodec.kind(frame)) {
 				case READY -> {
-					// The manager's first word: where its shared objects are served. Now it takes calls.
-					address = ReadyFrame.decode(frame);
-					attached.tryEmitValue(this);
+					// The process's first word: where its shared objects are served. Now it takes calls.
+					ready(link, ReadyFrame.decode(frame));
 				}
 				case SHARED_CALLS -> sharedCalls = SharedCallsFrame.decode(frame);
-				case ANSWER -> answer(AnswerFrame.decode(frame));
-				case ELEMENTS -> {
-					ElementsFrame elements = ElementsFrame.decode(frame);
-					StreamIn in = pending.stream(elements.call());
-					if (in != null) {
-						in.elements(elements.elements());
-					}
-				}
+				case ANSWER -> pending.answer(AnswerFrame.decode(frame), values);
+				case ELEMENTS -> pending.elements(ElementsFrame.decode(frame));
 				default -> throw new CodecException("a manager sent a " + FrameHeaderCodec.kind(frame).description()
 						+ " where its ready word, an answer or a report belongs");
 			}
 		}
 		catch (CodecException e) {
-			lost("it sent a malformed frame (" + e.getMessage() + ")");
+			lost(link, "it sent a malformed frame (" + e.getMessage() + ")", null);
 		}
 	}
 
-	private void answer(Answer answer) {
-		PendingCalls.Call call = pending.take(answer.id());
-		if (call == null) {
-			return;
-		}
-		// Answered: the call's frame was written whole, and its array may hold the next argument of its size.
-		Arguments.giveBack(values, call.argument());
-		pending.answered(call, answer.failed());
-		if (answer.failed()) {
-			call.result().tryEmitError(RemoteException.decode(answer.error()));
-			return;
-		}
-		// A result that cannot be read, or whose class cannot initialize here, fails its own call only.
-		LargeDecoding.run(answer.value(), () -> {
-			Object value = answer.result(values, "the result of " + call.what());
-			if (value == null) {
-				call.result().tryEmitEmpty();
-			}
-			else {
-				call.result().tryEmitValue(value);
-			}
-		}, error -> call.result().tryEmitError(error));
+	/** The calls sent and not answered. */
+	PendingCalls pending() {
+		return pending;
 	}
 
-	@Override
-	public ManagerStats stats() {
+	ManagerStats stats() {
 		return pending.stats(sharedCalls);
 	}
 
-	@Override
-	public Flux<Duration> callLatencies() {
+	Flux<Duration> callLatencies() {
 		return pending.latencies();
 	}
 
-	/** The manager is gone: every pending call fails, and so does every later one. */
-	void lost(String why) {
-		lost(why, null);
-	}
-
-	/** As {@link #lost(String)}, the calls failing with {@code cause} as their error's cause. */
-	void lost(String why, @Nullable Throwable cause) {
-		Lost gone = new Lost(why, cause);
-		synchronized (this) {
-			if (lost != null) {
-				return;
-			}
-			lost = gone;
-		}
-		Disposable route = served;
-		if (route != null) {
-			route.dispose();
-		}
-		attached.tryEmitError(lostError(gone, " before it took calls"));
-		for (PendingCalls.Call call : pending.takeAll()) {
-			pending.answered(call, true);
-			call.result().tryEmitError(lostError(gone, "; " + call.what() + " did not complete"));
-		}
+	/**
+	 * The manager is gone, for {@code why} (and the process's error {@code cause}, if that is how): every pending call
+	 * fails, and so does every later one. Only if its process is still that of {@code expected} (any, when null):
+	 * false, and nothing done, when a restart replaced it.
+	 */
+	private boolean lost(@Nullable ManagerLink expected, String why, @Nullable Throwable cause) {
+		ManagerLoss gone = new ManagerLoss(why, cause);
+		ManagerLink link;
 		FluxSink<byte[]> sink;
 		synchronized (this) {
-			sink = out;
+			if (expected != null && expected != current) {
+				return false;
+			}
+			if (lost != null) {
+				return true;
+			}
+			lost = gone;
+			link = current;
+			sink = link == null ? null : link.out;
+			backlog.clear();
 		}
+		if (link != null) {
+			Disposable route = link.served;
+			if (route != null) {
+				route.dispose();
+			}
+			link.ready.tryEmitError(gone.error(name, " before it took calls"));
+		}
+		pending.failAll(pending.takeAll(), call -> gone.error(name, "; " + call.what() + " did not complete"));
 		if (sink != null) {
 			sink.complete();
 		}
+		return true;
 	}
 
-	@Override
-	public Mono<Void> closeAsync() {
+	Mono<Void> restart() {
+		return Mono.defer(() -> {
+			ManagerLink old;
+			ManagerLink link;
+			FluxSink<byte[]> sink;
+			List<PendingCalls.Call> cut;
+			Mono<Void> run;
+			synchronized (this) {
+				if (restarting != null && lost == null) {
+					return restarting;
+				}
+				old = current;
+				link = next();
+				sink = old == null ? null : old.out;
+				// Taken under the lock: a call made from now on waits for the next process.
+				cut = pending.takeAll();
+				backlog.dropHeld();
+				run = launch(link)
+						.doOnError(error -> {
+							lost(null, "it could not be restarted (" + error.getMessage() + ")", error);
+							dispose();
+						})
+						.cache();
+				restarting = run;
+			}
+			if (old != null) {
+				old.close(sink);
+			}
+			pending.failAll(cut, call -> new ManagerRestartedException("manager " + name + " was restarted; " + call.what()
+					+ " did not complete, and its object's state was reset: it is made again from its constructor arguments"));
+			return run;
+		});
+	}
+
+	Mono<Void> closeAsync() {
 		return Mono.defer(() -> {
 			dispose();
 			return closed.asMono();
 		});
 	}
 
-	@Override
-	public void dispose() {
-		lost("it was closed");
-		FiberProcess running = process;
+	void dispose() {
+		lost(null, "it was closed", null);
+		FiberProcess running;
+		synchronized (this) {
+			ManagerLink link = current;
+			running = link == null ? null : link.process;
+		}
 		if (running != null) {
 			running.terminate().subscribe(done -> { }, error -> { });
 		}
@@ -360,18 +378,11 @@ final class ManagerSession implements AsyncManager {
 		}
 	}
 
-	@Override
-	public synchronized boolean isDisposed() {
+	synchronized boolean isDisposed() {
 		return lost != null;
 	}
 
-	@Override
-	public Mono<Void> onClose() {
+	Mono<Void> onClose() {
 		return closed.asMono();
-	}
-
-	@Override
-	public String toString() {
-		return "AsyncManager[" + name + "]";
 	}
 }

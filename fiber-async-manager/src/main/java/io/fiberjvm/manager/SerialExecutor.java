@@ -3,6 +3,8 @@ package io.fiberjvm.manager;
 import java.util.ArrayDeque;
 import java.util.concurrent.Executor;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Runs tasks one at a time, in the order given, on threads of a shared executor, or on the caller's own thread
  * when it asks and none is queued: one object's calls.
@@ -12,6 +14,8 @@ final class SerialExecutor implements Executor {
 	private final Executor threads;
 	private final ArrayDeque<Runnable> tasks = new ArrayDeque<>();
 	private boolean running;
+	/** Where tasks go once this executor is given up, or null while it is not. */
+	private @Nullable Executor successor;
 
 	SerialExecutor(Executor threads) {
 		this.threads = threads;
@@ -19,14 +23,36 @@ final class SerialExecutor implements Executor {
 
 	@Override
 	public void execute(Runnable task) {
+		Executor next;
 		synchronized (this) {
-			tasks.add(task);
-			if (running) {
-				return;
+			next = successor;
+			if (next == null) {
+				tasks.add(task);
+				if (running) {
+					return;
+				}
+				running = true;
 			}
-			running = true;
+		}
+		if (next != null) {
+			next.execute(task);
+			return;
 		}
 		threads.execute(this::drain);
+	}
+
+	/**
+	 * Gives this executor up while its running task is stuck: the tasks queued, then those given later, go to
+	 * {@code next}, in order.
+	 */
+	void abandon(Executor next) {
+		synchronized (this) {
+			successor = next;
+			// Under the lock, so a task given meanwhile cannot overtake the queued ones.
+			while (!tasks.isEmpty()) {
+				next.execute(tasks.poll());
+			}
+		}
 	}
 
 	/**
@@ -35,7 +61,7 @@ final class SerialExecutor implements Executor {
 	 */
 	boolean runHereIfIdle(Runnable task) {
 		synchronized (this) {
-			if (running) {
+			if (running || successor != null) {
 				return false;
 			}
 			running = true;

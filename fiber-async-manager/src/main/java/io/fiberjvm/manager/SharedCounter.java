@@ -10,7 +10,7 @@ public final class SharedCounter extends SharedObject {
 	/** The kind's name in routes. */
 	static final String KIND = "counter";
 
-	SharedCounter(ManagerSession.Shared shared, String name) {
+	SharedCounter(SharedAddress shared, String name) {
 		super(shared, KIND, name);
 	}
 

@@ -15,7 +15,7 @@ public final class SharedList<T> extends SharedObject {
 	/** The kind's name in routes. */
 	static final String KIND = "list";
 
-	SharedList(ManagerSession.Shared shared, String name) {
+	SharedList(SharedAddress shared, String name) {
 		super(shared, KIND, name);
 	}
 

@@ -19,7 +19,7 @@ public final class SharedMap<K, V> extends SharedObject {
 	/** The kind's name in routes. */
 	static final String KIND = "map";
 
-	SharedMap(ManagerSession.Shared shared, String name) {
+	SharedMap(SharedAddress shared, String name) {
 		super(shared, KIND, name);
 	}
 

@@ -45,13 +45,13 @@ abstract class SharedObject implements Serializable {
 		return value;
 	}
 
-	private final transient ManagerSession.Shared shared;
+	private final transient SharedAddress shared;
 	private final String kind;
 	private final String name;
 	private final String route;
 	private final String description;
 
-	SharedObject(ManagerSession.Shared shared, String kind, String name) {
+	SharedObject(SharedAddress shared, String kind, String name) {
 		if (!name.matches("[A-Za-z0-9._-]{1,100}")) {
 			throw new IllegalArgumentException("a shared object's name is 1 to 100 letters, digits, '.', '_' or '-'; not '" + name + "'");
 		}

@@ -15,7 +15,7 @@ public final class SharedQueue<T> extends SharedObject {
 	/** The kind's name in routes. */
 	static final String KIND = "queue";
 
-	SharedQueue(ManagerSession.Shared shared, String name) {
+	SharedQueue(SharedAddress shared, String name) {
 		super(shared, KIND, name);
 	}
 

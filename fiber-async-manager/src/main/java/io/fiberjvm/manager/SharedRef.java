@@ -32,7 +32,7 @@ final class SharedRef implements HandleRef {
 
 	@Override
 	public Object resolve(RuntimeContext reader) {
-		ManagerSession.Shared shared = new ManagerSession.Shared(manager, address, prefix, reader);
+		SharedAddress shared = new SharedAddress(manager, address, prefix, reader);
 		return switch (kind) {
 			case SharedMap.KIND -> new SharedMap<>(shared, name);
 			case SharedList.KIND -> new SharedList<>(shared, name);

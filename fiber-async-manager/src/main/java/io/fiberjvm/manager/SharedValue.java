@@ -13,7 +13,7 @@ public final class SharedValue<T> extends SharedObject {
 	/** The kind's name in routes. */
 	static final String KIND = "value";
 
-	SharedValue(ManagerSession.Shared shared, String name) {
+	SharedValue(SharedAddress shared, String name) {
 		super(shared, KIND, name);
 	}
 

@@ -41,6 +41,8 @@ class AsyncManagerTest extends FiberPerTest {
 
 		Mono<Integer> length(double[] data);
 
+		Mono<Integer> hoard();
+
 		/** The interface's own code, run where the proxy is. */
 		default Mono<Integer> addTwice(int n) {
 			return add(n).then(add(n));
@@ -86,6 +88,14 @@ class AsyncManagerTest extends FiberPerTest {
 
 		public int length(double[] data) {
 			return data.length;
+		}
+
+		/** Takes memory until there is none. */
+		public int hoard() {
+			List<long[]> held = new ArrayList<>();
+			while (true) {
+				held.add(new long[1 << 20]);
+			}
 		}
 	}
 
@@ -196,6 +206,19 @@ class AsyncManagerTest extends FiberPerTest {
 		StepVerifier.create(counter.add(1))
 				.expectErrorSatisfies(e -> assertThat(e).hasMessageContaining("not created").hasMessageContaining("no public constructor"))
 				.verify(LONG);
+	}
+
+	@Test
+	void aManagerKilledForMemorySaysSoWithItsLimit() {
+		AsyncManager manager = AsyncManager.on(fiber).register(Counter.class, Tally.class).name("greedy").memory("128Mi").start()
+				.block(LONG);
+		Counter counter = manager.create(Counter.class);
+		StepVerifier.create(counter.hoard())
+				.expectErrorSatisfies(e -> assertThat(e).isInstanceOf(ManagerLostException.class)
+						.hasMessageContaining("greedy").hasMessageContaining("killed for memory at its limit of 128Mi")
+						.hasMessageContaining("OutOfMemoryError"))
+				.verify(LONG);
+		manager.onClose().block(LONG);
 	}
 
 	@Test

@@ -69,7 +69,11 @@ class FiberProcessTest {
 		assertThat(p.resources()).isEqualTo(new ResourceSpec(1, 256L << 20, 0));
 		StepVerifier.create(p.join()).expectComplete().verify(LONG);
 		// The backend hands out GPUs 3 and 5, so a job that asked for none is shown none.
-		assertThat(p.logs().collectList().block(LONG)).contains("processors=1", "gpus=");
+		List<String> lines = p.logs().collectList().block(LONG);
+		assertThat(lines).contains("processors=1", "gpus=");
+		// Its heap is sized from the 256 MiB it declared: about three quarters, where the JVM alone would take a quarter.
+		assertThat(lines).filteredOn(line -> line.startsWith("heapMiB=")).singleElement()
+				.satisfies(line -> assertThat(Integer.parseInt(line.substring("heapMiB=".length()))).isBetween(160, 192));
 	}
 
 	@Test
@@ -171,6 +175,31 @@ class FiberProcessTest {
 						&& e.getMessage().contains("not Serializable"))
 				.verify(LONG);
 		assertThat(fiber.liveProcesses()).isEmpty();
+	}
+
+	@Test
+	void aChildOverItsDeclaredMemoryIsReportedKilledForMemoryWithItsLimit() {
+		FiberProcess p = start(fiber.process(() -> {
+			List<long[]> held = new java.util.ArrayList<>();
+			while (true) {
+				held.add(new long[1 << 20]);
+			}
+		}).name("hoarder").memory("128Mi"));
+		StepVerifier.create(p.join())
+				.expectErrorSatisfies(e -> {
+					assertThat(e).isInstanceOf(ProcessFailedException.class)
+							.hasMessageContaining("was killed for memory at its limit of 128Mi")
+							.hasMessageContaining("OutOfMemoryError: Java heap space");
+					assertThat(((ProcessFailedException) e).killedForMemory()).isTrue();
+				})
+				.verify(LONG);
+		// A process that fails otherwise was not.
+		FiberProcess thrower = start(fiber.process(() -> {
+			throw new IllegalStateException("not memory");
+		}).name("thrower").memory("128Mi"));
+		StepVerifier.create(thrower.join())
+				.expectErrorSatisfies(e -> assertThat(((ProcessFailedException) e).killedForMemory()).isFalse())
+				.verify(LONG);
 	}
 
 	@Test

@@ -10,6 +10,14 @@ final class SimulatedWork {
 	private SimulatedWork() {
 	}
 
+	/**
+	 * Occupies the calling thread for {@code millis}, as a task that waits on I/O would, unless it is interrupted:
+	 * then throws, its interrupt cleared, as a blocking call does.
+	 */
+	static void awaitUnlessInterrupted(long millis) throws InterruptedException {
+		new java.util.concurrent.CountDownLatch(1).await(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+	}
+
 	/** Occupies the calling thread for {@code millis}, as a task that waits on I/O would. */
 	static void pause(long millis) {
 		try {

@@ -15,6 +15,7 @@ final class Targets {
 		public void run() {
 			System.out.println("processors=" + Runtime.getRuntime().availableProcessors());
 			System.out.println("gpus=" + System.getenv("CUDA_VISIBLE_DEVICES"));
+			System.out.println("heapMiB=" + (Runtime.getRuntime().maxMemory() >> 20));
 		}
 	}
 

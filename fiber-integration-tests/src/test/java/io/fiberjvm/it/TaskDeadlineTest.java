@@ -59,7 +59,7 @@ class TaskDeadlineTest {
 	static int sleeps(int x, long ms, String dir) {
 		mark(dir, x + ".started");
 		try {
-			Thread.sleep(ms);
+			SimulatedWork.awaitUnlessInterrupted(ms);
 		}
 		catch (InterruptedException e) {
 			mark(dir, x + ".interrupted");

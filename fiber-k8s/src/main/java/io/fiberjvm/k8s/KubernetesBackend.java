@@ -19,6 +19,7 @@ import reactor.core.scheduler.Schedulers;
 import io.fiberjvm.FiberException;
 import io.fiberjvm.backend.Backend;
 import io.fiberjvm.backend.Job;
+import io.fiberjvm.backend.JobJava;
 import io.fiberjvm.backend.JobSpec;
 
 /**
@@ -37,29 +38,10 @@ public final class KubernetesBackend implements Backend {
 	/** Names the backend instance that made a pod: the informer's selector. */
 	static final String BACKEND_LABEL = "fiber-backend";
 
-	/**
-	 * How this backend is set up.
-	 *
-	 * @param namespace where pods go
-	 * @param image the image for jobs, or empty for the parent pod's
-	 * @param volumes claims every job mounts, or empty for the parent pod's
-	 * @param podName the pod this runtime runs in, or empty outside a cluster
-	 * @param grace how long a deleted pod gets to stop
-	 */
-	public record Settings(String namespace, String image, List<String> volumes, String podName, Duration grace) {
-		public Settings {
-			Objects.requireNonNull(namespace, "namespace");
-			Objects.requireNonNull(image, "image");
-			volumes = List.copyOf(volumes);
-			Objects.requireNonNull(podName, "podName");
-			Objects.requireNonNull(grace, "grace");
-		}
-	}
-
 	private final java.util.function.Supplier<KubernetesClient> connect;
 	private volatile @Nullable KubernetesClient client;
 	private final boolean ownsClient;
-	private final Settings settings;
+	private final KubernetesSettings settings;
 	private final String instance = UUID.randomUUID().toString();
 	private final Map<String, KubernetesJob> jobs = new ConcurrentHashMap<>();
 	private final Map<String, Pod> lastSeen = new ConcurrentHashMap<>();
@@ -77,7 +59,7 @@ public final class KubernetesBackend implements Backend {
 	 *
 	 * @param ownsClient whether closing the backend closes the client
 	 */
-	public KubernetesBackend(KubernetesClient client, boolean ownsClient, Settings settings) {
+	public KubernetesBackend(KubernetesClient client, boolean ownsClient, KubernetesSettings settings) {
 		this(() -> client, ownsClient, settings);
 		Objects.requireNonNull(client, "client");
 	}
@@ -87,11 +69,11 @@ public final class KubernetesBackend implements Backend {
 	 * process opens a runtime whose backend it seldom uses, and a client with its HTTP machinery is
 	 * costly to start.
 	 */
-	KubernetesBackend(io.fabric8.kubernetes.client.Config config, Settings settings) {
+	KubernetesBackend(io.fabric8.kubernetes.client.Config config, KubernetesSettings settings) {
 		this(() -> new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(config).build(), true, settings);
 	}
 
-	private KubernetesBackend(java.util.function.Supplier<KubernetesClient> connect, boolean ownsClient, Settings settings) {
+	private KubernetesBackend(java.util.function.Supplier<KubernetesClient> connect, boolean ownsClient, KubernetesSettings settings) {
 		this.connect = connect;
 		this.ownsClient = ownsClient;
 		this.settings = Objects.requireNonNull(settings, "settings");
@@ -125,6 +107,11 @@ public final class KubernetesBackend implements Backend {
 	@Override
 	public boolean runsJobsOnThisMachine() {
 		return false;
+	}
+
+	@Override
+	public JobJava jobJava(JobJava parents) {
+		return settings.jobJava(parents);
 	}
 
 	/** The namespace pods go to. */

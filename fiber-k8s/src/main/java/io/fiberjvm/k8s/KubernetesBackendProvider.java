@@ -50,8 +50,9 @@ public final class KubernetesBackendProvider implements BackendProvider {
 			// backend and fiber run make set pod-name from the downward API instead.
 			podName = System.getenv("HOSTNAME");
 		}
-		return new KubernetesBackend(clientConfig, new KubernetesBackend.Settings(namespace, config.get(ConfigKeys.IMAGE),
-				config.get(ConfigKeys.VOLUMES), podName, config.get(ConfigKeys.TERMINATE_GRACE)));
+		return new KubernetesBackend(clientConfig, new KubernetesSettings(namespace, config.get(ConfigKeys.IMAGE),
+				config.get(ConfigKeys.VOLUMES), podName, config.get(ConfigKeys.TERMINATE_GRACE))
+				.withImageJava(config.get(ConfigKeys.IMAGE_JAVA), config.get(ConfigKeys.IMAGE_CLASSPATH)));
 	}
 
 	/**

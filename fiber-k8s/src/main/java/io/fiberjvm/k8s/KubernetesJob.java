@@ -32,7 +32,7 @@ final class KubernetesJob implements Job {
 	private final KubernetesClient client;
 	private final Duration grace;
 	private final java.util.function.BooleanSupplier backendClosed;
-	private final JobStatusFeed statuses = new JobStatusFeed(new JobStatus(JobStatus.Phase.PENDING, null, "pod created"));
+	private final JobStatusFeed statuses = new JobStatusFeed(new JobStatus(JobStatus.Phase.UNSCHEDULED, null, "pod created"));
 
 	KubernetesJob(JobSpec spec, String namespace, KubernetesClient client, Duration grace, java.util.function.BooleanSupplier backendClosed) {
 		this.backendClosed = backendClosed;
@@ -60,7 +60,7 @@ final class KubernetesJob implements Job {
 
 	private synchronized void advance(JobStatus next) {
 		// A running pod whose node stops reporting (phase Unknown) has not gone back to waiting.
-		if (next.phase() == JobStatus.Phase.PENDING && statuses.current().phase() == JobStatus.Phase.RUNNING) {
+		if (next.phase().isWaiting() && statuses.current().phase() == JobStatus.Phase.RUNNING) {
 			return;
 		}
 		statuses.advance(next);

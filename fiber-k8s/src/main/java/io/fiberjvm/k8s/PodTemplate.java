@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import org.jspecify.annotations.Nullable;
 
+import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.backend.JobSpec;
 import io.fiberjvm.config.ConfigKeys;
 
@@ -95,7 +96,7 @@ final class PodTemplate {
 
 		// A job acts as its parent does: it may start jobs of its own.
 		String serviceAccount = parent == null || parent.getSpec() == null ? null : parent.getSpec().getServiceAccountName();
-		return pod.withNewSpec()
+		return PodPlacement.apply(pod.withNewSpec()
 				.withServiceAccountName(serviceAccount)
 				// What let the parent's image be pulled lets the children's be.
 				.withImagePullSecrets(parent == null || parent.getSpec() == null ? List.of() : parent.getSpec().getImagePullSecrets())
@@ -104,13 +105,35 @@ final class PodTemplate {
 				.addNewContainer()
 				.withName(CONTAINER)
 				.withImage(image)
-				.withCommand(job.command())
+				.withCommand(withHeapShare(job.command(), job.resources().memoryBytes()))
 				.withEnv(environment(job, settings.secretName()))
 				.withVolumeMounts(mounts)
 				.withResources(PodResources.of(job.resources()))
 				.endContainer()
 				.endSpec()
-				.build();
+				.build(), job.resources().placement());
+	}
+
+	/** Below this limit a pod's JVM gets half of it for its heap: the rest of the JVM needs a larger share of less. */
+	static final long SMALL_LIMIT = 1L << 30;
+
+	/**
+	 * A java command given a heap of {@link ResourceSpec#HEAP_PERCENT} of the container's memory limit (half of a limit
+	 * under 1 GiB), which the JVM reads from its cgroup; its own default is a quarter. The kernel kills a container over
+	 * its limit, so the heap leaves room for metaspace, code, stacks and direct buffers. Options later in the command
+	 * (the user's) still win.
+	 */
+	static List<String> withHeapShare(List<String> command, long memoryBytes) {
+		String executable = command.isEmpty() ? "" : command.get(0);
+		String name = executable.substring(executable.lastIndexOf('/') + 1);
+		if (memoryBytes <= 0 || !name.equals("java")) {
+			return command;
+		}
+		List<String> sized = new ArrayList<>(command.size() + 1);
+		sized.add(executable);
+		sized.add("-XX:MaxRAMPercentage=" + (memoryBytes < SMALL_LIMIT ? 50 : ResourceSpec.HEAP_PERCENT));
+		sized.addAll(command.subList(1, command.size()));
+		return sized;
 	}
 
 	/** The parent's program container: the one {@code fiber run} names, else the first (others may be sidecars). */

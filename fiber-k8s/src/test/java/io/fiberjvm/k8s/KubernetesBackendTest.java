@@ -15,7 +15,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import io.fiberjvm.FiberException;
 import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.backend.Backend;
-import io.fiberjvm.backend.BackendContract;
+import io.fiberjvm.testkit.BackendContract;
 import io.fiberjvm.backend.Job;
 import io.fiberjvm.backend.JobSpec;
 import io.fiberjvm.backend.JobStatus;
@@ -44,10 +44,10 @@ class KubernetesBackendTest implements BackendContract {
 
 	@Override
 	public Backend openBackend() {
-		return open(new KubernetesBackend.Settings(ns, "fiber-test:1", List.of(), "", Duration.ofSeconds(2)));
+		return open(new KubernetesSettings(ns, "fiber-test:1", List.of(), "", Duration.ofSeconds(2)));
 	}
 
-	private KubernetesBackend open(KubernetesBackend.Settings settings) {
+	private KubernetesBackend open(KubernetesSettings settings) {
 		KubernetesBackend backend = new KubernetesBackend(client, false, settings);
 		backends.add(backend);
 		return backend;
@@ -79,7 +79,7 @@ class KubernetesBackendTest implements BackendContract {
 
 	@Test
 	void terminateWithAGraceOfItsOwnDeletesThePodWithThatGraceNotTheBackends() {
-		Backend backend = open(new KubernetesBackend.Settings(ns, "fiber-test:1", List.of(), "", Duration.ofHours(1)));
+		Backend backend = open(new KubernetesSettings(ns, "fiber-test:1", List.of(), "", Duration.ofHours(1)));
 		Job job = backend.create(job("trap '' TERM; echo ready; while true; do sleep 1; done")).block(LIMIT);
 		job.statuses().filter(s -> s.phase() == JobStatus.Phase.RUNNING).next().block(LIMIT);
 
@@ -117,7 +117,7 @@ class KubernetesBackendTest implements BackendContract {
 		Pod parent = client.pods().inNamespace(ns).resource(new PodBuilder().withNewMetadata().withName("master").endMetadata()
 				.withNewSpec().addNewContainer().withName("main").withImage("registry.example/app:7")
 				.withCommand("sh", "-c", "exec sleep 600").endContainer().endSpec().build()).create();
-		Backend backend = open(new KubernetesBackend.Settings(ns, "", List.of(), "master", Duration.ofSeconds(2)));
+		Backend backend = open(new KubernetesSettings(ns, "", List.of(), "master", Duration.ofSeconds(2)));
 		JobSpec spec = job("exit 0");
 		Job job = backend.create(spec).block(LIMIT);
 		assertThat(job.onTerminal().block(LIMIT).exitCode()).isZero();
@@ -160,7 +160,7 @@ class KubernetesBackendTest implements BackendContract {
 
 	@Test
 	void aParentPodThatDoesNotExistIsAClearError() {
-		Backend backend = open(new KubernetesBackend.Settings(ns, "", List.of(), "no-such-pod", Duration.ofSeconds(2)));
+		Backend backend = open(new KubernetesSettings(ns, "", List.of(), "no-such-pod", Duration.ofSeconds(2)));
 		assertThatThrownBy(() -> backend.create(job("exit 0")).block(LIMIT))
 				.isInstanceOf(FiberException.class)
 				.hasMessageContaining("pod-name").hasMessageContaining("no-such-pod").hasMessageContaining(ns);
@@ -168,7 +168,7 @@ class KubernetesBackendTest implements BackendContract {
 
 	@Test
 	void aPodTheApiServerRefusesIsAClearError() {
-		Backend backend = open(new KubernetesBackend.Settings("no-such-namespace", "fiber-test:1", List.of(), "",
+		Backend backend = open(new KubernetesSettings("no-such-namespace", "fiber-test:1", List.of(), "",
 				Duration.ofSeconds(2)));
 		assertThatThrownBy(() -> backend.create(job("exit 0")).block(LIMIT))
 				.isInstanceOf(FiberException.class)

@@ -57,7 +57,7 @@ class PodTemplateOnApiServerTest {
 				.satisfies(owner -> assertThat(owner.getUid()).isEqualTo(parent.getMetadata().getUid()));
 		assertThat(stored.getSpec().getContainers().get(0).getResources().getLimits()).containsKey("nvidia.com/gpu");
 		assertThat(Serialization.asYaml(stored)).doesNotContain("s3cr3t-value");
-		// No node serves this namespace: the pod waits, and its status reads as PENDING.
-		assertThat(PodStatuses.of(stored).phase()).isEqualTo(io.fiberjvm.backend.JobStatus.Phase.PENDING);
+		// No node serves this namespace: the pod waits for one, unscheduled.
+		assertThat(PodStatuses.of(stored).phase()).isEqualTo(io.fiberjvm.backend.JobStatus.Phase.UNSCHEDULED);
 	}
 }

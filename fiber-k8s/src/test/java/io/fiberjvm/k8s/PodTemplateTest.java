@@ -53,7 +53,10 @@ class PodTemplateTest {
 		assertThat(pod.getSpec().getRestartPolicy()).isEqualTo("Never");
 		assertThat(pod.getSpec().getContainers()).hasSize(1);
 		assertThat(container(pod).getImage()).isEqualTo("registry.example/app:1.2");
-		assertThat(container(pod).getCommand()).containsExactlyElementsOf(job().command());
+		// The worker's command, its heap sized from its 2 GiB limit.
+		List<String> command = new java.util.ArrayList<>(job().command());
+		command.add(1, "-XX:MaxRAMPercentage=75");
+		assertThat(container(pod).getCommand()).containsExactlyElementsOf(command);
 	}
 
 	@Test
@@ -140,5 +143,19 @@ class PodTemplateTest {
 		Pod pod = PodTemplate.podFor(job(), new PodTemplate.Settings("fiber", "img:1", "fiber-run-abc", null));
 		assertThat(pod.getMetadata().getOwnerReferences()).isEmpty();
 		assertThat(pod.getMetadata().getLabels()).doesNotContainKey("fiber-parent");
+	}
+
+	@Test
+	void aJavaJobsHeapIsThreeQuartersOfItsMemoryLimitUnlessItsOwnOptionsSayOtherwise() {
+		assertThat(PodTemplate.withHeapShare(java.util.List.of("java", "-Xss1m", "-cp", "/app/x.jar", "Main"), 1L << 30))
+				.containsExactly("java", "-XX:MaxRAMPercentage=75", "-Xss1m", "-cp", "/app/x.jar", "Main");
+		assertThat(PodTemplate.withHeapShare(java.util.List.of("/opt/jre/bin/java", "Main"), 1L << 30))
+				.containsExactly("/opt/jre/bin/java", "-XX:MaxRAMPercentage=75", "Main");
+		// Under 1 GiB, half: the rest of the JVM needs a larger share of less.
+		assertThat(PodTemplate.withHeapShare(java.util.List.of("java", "Main"), 512L << 20))
+				.containsExactly("java", "-XX:MaxRAMPercentage=50", "Main");
+		// No limit, or not a JVM: as given.
+		assertThat(PodTemplate.withHeapShare(java.util.List.of("java", "Main"), 0)).containsExactly("java", "Main");
+		assertThat(PodTemplate.withHeapShare(java.util.List.of("sh", "-c", "exit 0"), 1L << 30)).containsExactly("sh", "-c", "exit 0");
 	}
 }

@@ -55,7 +55,7 @@ class RbacTest {
 				.withMasterUrl(adminConfig.getMasterUrl()).withTrustCerts(true).withOauthToken(token).withNamespace(ns)
 				.withRequestRetryBackoffLimit(0).build()).build()) {
 			KubernetesBackend backend = new KubernetesBackend(master, false,
-					new KubernetesBackend.Settings(ns, "", List.of(), "master", Duration.ofSeconds(2)));
+					new KubernetesSettings(ns, "", List.of(), "master", Duration.ofSeconds(2)));
 			JobSpec spec = JobSpec.of("rbac-job-1", List.of("sh", "-c", "echo \"has secret: ${#" + JobSpec.SECRET_ENV + "}\""))
 					.withEnvironment(java.util.Map.of(JobSpec.SECRET_ENV, "twelve-chars"))
 					.withLabel("fiber-run", "rbac");
@@ -81,7 +81,7 @@ class RbacTest {
 			assertThatThrownBy(() -> master.secrets().inNamespace(ns).withName(RunSecret.name("rbac")).get())
 					.isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
 			KubernetesBackend outside = new KubernetesBackend(master, false,
-					new KubernetesBackend.Settings(elsewhere, "app:3", List.of(), "", Duration.ofSeconds(2)));
+					new KubernetesSettings(elsewhere, "app:3", List.of(), "", Duration.ofSeconds(2)));
 			assertThatThrownBy(() -> outside.create(JobSpec.of("rbac-job-3", List.of("true")).withLabel("fiber-run", "rbac2")
 					.withEnvironment(java.util.Map.of(JobSpec.SECRET_ENV, "x"))).block(LIMIT))
 					.isInstanceOf(FiberException.class).hasMessageContaining("forbidden").hasMessageContaining(elsewhere);

@@ -22,6 +22,10 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * {@code TestCluster} parameter under {@code @ExtendWith(TestCluster.Resolver.class)}.
  *
  * <p>The binaries come from {@code src/test/k8s/kube-apiserver.sh}, which the build runs first.
+ *
+ * <p>Pods here are not containers: {@link RealCluster} has a real kubelet, and the contracts, {@code fiber run} and
+ * scheduling run there too. This cluster stays for what that kubelet cannot be made to do here (cut a log stream on
+ * demand, mount claims with no storage provisioner) and for the tests of API calls that need no container.
  */
 public final class TestCluster implements AutoCloseable {
 

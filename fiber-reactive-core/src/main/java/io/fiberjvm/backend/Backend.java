@@ -31,6 +31,14 @@ public interface Backend extends AutoCloseable {
 	default void publishStatus(RunStatus status) {
 	}
 
+	/**
+	 * The java executable and classpath a job's JVM starts with, given the parent's own: a backend whose jobs run on
+	 * this machine keeps them; one whose jobs run from an image gives the image's.
+	 */
+	default JobJava jobJava(JobJava parents) {
+		return parents;
+	}
+
 	/** Starts a job; emits once the backend has accepted it. */
 	Mono<Job> create(JobSpec spec);
 

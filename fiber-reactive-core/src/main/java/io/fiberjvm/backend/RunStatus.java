@@ -27,7 +27,10 @@ import org.jspecify.annotations.Nullable;
 public record RunStatus(String run, long pid, String backend, String started, List<Process> processes,
 		List<Pool> pools) {
 
-	private static final ObjectMapper JSON = new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+	/** Made at the first status written or read, not when a runtime opens: a mapper costs a cold JVM a third of a second. */
+	private static final class Json {
+		static final ObjectMapper MAPPER = new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+	}
 
 	/**
 	 * One job-backed process.
@@ -73,7 +76,7 @@ public record RunStatus(String run, long pid, String backend, String started, Li
 	/** This status as JSON. */
 	public byte[] toJson() {
 		try {
-			return JSON.writeValueAsBytes(this);
+			return Json.MAPPER.writeValueAsBytes(this);
 		}
 		catch (IOException e) {
 			throw new UncheckedIOException("cannot write run " + run + "'s status as JSON: " + e.getMessage(), e);
@@ -83,7 +86,7 @@ public record RunStatus(String run, long pid, String backend, String started, Li
 	/** A status from its JSON; fails naming what could not be read. */
 	public static RunStatus fromJson(byte[] json) {
 		try {
-			return JSON.readValue(json, RunStatus.class);
+			return Json.MAPPER.readValue(json, RunStatus.class);
 		}
 		catch (IOException e) {
 			throw new UncheckedIOException("not a run status: " + e.getMessage(), e);
@@ -120,7 +123,7 @@ public record RunStatus(String run, long pid, String backend, String started, Li
 			for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".json")).sorted().toList()) {
 				RunStatus status;
 				try {
-					status = JSON.readValue(file.toFile(), RunStatus.class);
+					status = Json.MAPPER.readValue(file.toFile(), RunStatus.class);
 				}
 				catch (IOException unreadable) {
 					// Being replaced, or not ours: skip it.

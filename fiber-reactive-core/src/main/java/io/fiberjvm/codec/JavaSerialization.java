@@ -161,6 +161,10 @@ final class JavaSerialization {
 				return "a " + named.getName() + ", which never travels between processes, whatever serial-allow says"
 						+ " (reflection, process and method-handle classes)";
 			}
+			String unloadable = ClassOrigin.unloadableElsewhere(named);
+			if (unloadable != null) {
+				return unloadable;
+			}
 			if (filter.checkInput(new ClassOnly(type)) == ObjectInputFilter.Status.REJECTED) {
 				return "a " + named.getName() + ", which other processes refuse to read: add " + advicePattern(named)
 						+ " to serial-allow (for example -Dfiber.serial-allow=" + advicePattern(named) + ")";

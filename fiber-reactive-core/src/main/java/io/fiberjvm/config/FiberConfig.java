@@ -7,10 +7,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
+import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
@@ -77,7 +80,7 @@ public final class FiberConfig {
 				throw new ConfigException(file.toString(), "cannot read configuration file " + file + ": " + e.getMessage(), e);
 			}
 			for (String name : fromFile.stringPropertyNames()) {
-				put(texts, sources, keyNamed(name, name, "file " + file), fromFile.getProperty(name), "file " + file + " (key " + name + ")");
+				put(texts, sources, keyNamed(name, name, "file " + file, key -> key), fromFile.getProperty(name), "file " + file + " (key " + name + ")");
 			}
 		}
 		for (Map.Entry<String, String> e : new java.util.TreeMap<>(environment).entrySet()) {
@@ -86,17 +89,17 @@ public final class FiberConfig {
 				continue;
 			}
 			String name = var.substring("FIBER_".length()).toLowerCase(java.util.Locale.ROOT).replace('_', '-');
-			put(texts, sources, keyNamed(name, var, "environment"), e.getValue(), "environment variable " + var);
+			put(texts, sources, keyNamed(name, var, "environment", FiberConfig::environmentName), e.getValue(), "environment variable " + var);
 		}
 		for (String prop : new java.util.TreeSet<>(systemProperties.stringPropertyNames())) {
 			if (!prop.startsWith("fiber.") || RESERVED_PROPERTIES.contains(prop)) {
 				continue;
 			}
-			put(texts, sources, keyNamed(prop.substring("fiber.".length()), prop, "system properties"),
+			put(texts, sources, keyNamed(prop.substring("fiber.".length()), prop, "system properties", key -> "fiber." + key),
 					systemProperties.getProperty(prop), "system property " + prop);
 		}
 		for (Map.Entry<String, String> e : explicit.entrySet()) {
-			put(texts, sources, keyNamed(e.getKey(), e.getKey(), "builder"), e.getValue(), "builder (key " + e.getKey() + ")");
+			put(texts, sources, keyNamed(e.getKey(), e.getKey(), "builder", key -> key), e.getValue(), "builder (key " + e.getKey() + ")");
 		}
 
 		Map<ConfigKey<?>, Object> values = new LinkedHashMap<>();
@@ -124,13 +127,26 @@ public final class FiberConfig {
 		}
 	}
 
-	private static ConfigKey<?> keyNamed(String name, String asWritten, String where) {
+	/**
+	 * The key {@code name} names; fails naming it as written, where, and the key it was probably meant to be,
+	 * written as that source writes keys ({@code form}).
+	 */
+	private static ConfigKey<?> keyNamed(String name, String asWritten, String where, UnaryOperator<String> form) {
 		ConfigKey<?> key = ConfigKeys.byName(name);
 		if (key == null) {
-			throw new ConfigException(asWritten, "unknown configuration key '" + asWritten + "' in " + where
-					+ "; known keys: " + ConfigKeys.all());
+			List<String> meant = KeySuggestion.nearest(asWritten, ConfigKeys.all().stream().map(ConfigKey::name).toList());
+			String guess = meant.isEmpty() ? "; known keys: "
+					: "; did you mean " + meant.stream().map(k -> "'" + form.apply(k) + "'").collect(Collectors.joining(" or "))
+							+ "? Known keys: ";
+			throw new ConfigException(asWritten, "unknown configuration key '" + asWritten + "' in " + where + guess
+					+ ConfigKeys.all());
 		}
 		return key;
+	}
+
+	/** How the environment writes {@code key}: {@code FIBER_} and the name in upper case, words joined by '_'. */
+	private static String environmentName(String key) {
+		return "FIBER_" + key.toUpperCase(java.util.Locale.ROOT).replace('-', '_');
 	}
 
 	private static void put(Map<ConfigKey<?>, String> texts, Map<ConfigKey<?>, String> sources, ConfigKey<?> key,

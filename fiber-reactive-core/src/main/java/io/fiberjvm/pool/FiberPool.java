@@ -179,7 +179,7 @@ public interface FiberPool extends AsyncCloseable, Disposable {
 	/**
 	 * Closes the pool when subscribed: refuses new calls, finishes the work already accepted (replacing lost
 	 * workers meanwhile), then stops the workers; completes once they have all ended. Idempotent.
-	 * {@link #close()} does the same and waits, as {@link java.util.concurrent.ExecutorService#close()} does:
+	 * {@link #close()} does the same and waits, as {@code ExecutorService.close()} does from Java 19:
 	 * so do not call {@code close()} from inside a subscriber of one of this pool's own calls, which would
 	 * wait for itself; use {@link #dispose()} there.
 	 */

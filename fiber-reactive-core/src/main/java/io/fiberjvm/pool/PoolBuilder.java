@@ -28,6 +28,9 @@ public interface PoolBuilder {
 	/** Whole GPUs for each worker JVM. */
 	PoolBuilder gpu(int gpu);
 
+	/** Where the pool's worker processes may run on a cluster, laid over the configured placement. */
+	PoolBuilder placement(io.fiberjvm.Placement placement);
+
 	/**
 	 * Runs once in each worker JVM before its workers take tasks; a JVM whose initializer throws failed to start: it is
 	 * replaced, with backoff, and enough of them in a row fail the pool's calls ({@link WorkerStartException}).

@@ -29,6 +29,9 @@ public interface Ring {
 	/** GPUs per member. */
 	Ring gpu(int gpu);
 
+	/** Where the members may run on a cluster, laid over the configured placement. */
+	Ring placement(io.fiberjvm.Placement placement);
+
 	/** Runs on every member, with its context, before the target. */
 	Ring initializer(RingTarget initializer);
 

@@ -44,6 +44,49 @@ class JavaSerializationTest {
 	}
 
 	@Test
+	void aClassThatExistsOnlyInThisJvmsMemoryIsRefusedAtTheSenderNamingIt() throws Exception {
+		// As jshell defines what is typed into it: compiled and defined in memory, no class file anywhere.
+		String source = "package typed; public class Snippet implements java.io.Serializable { public int x = 1; }";
+		javax.tools.JavaCompiler compiler = javax.tools.ToolProvider.getSystemJavaCompiler();
+		java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("snippet");
+		try {
+			java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("Snippet.java"), source);
+			assertThat(compiler.run(null, null, null, "-d", dir.toString(), file.toString())).isZero();
+			byte[] classFile = java.nio.file.Files.readAllBytes(dir.resolve("typed/Snippet.class"));
+			ClassLoader memory = new ClassLoader("memory", getClass().getClassLoader()) {
+				@Override
+				protected Class<?> findClass(String name) throws ClassNotFoundException {
+					if (!name.equals("typed.Snippet")) {
+						throw new ClassNotFoundException(name);
+					}
+					return defineClass(name, classFile, 0, classFile.length);
+				}
+			};
+			Serializable snippet = (Serializable) memory.loadClass("typed.Snippet").getConstructor().newInstance();
+			assertThatThrownBy(() -> JavaSerialization.allowing(List.of("typed.*")).write(snippet))
+					.isInstanceOf(CodecException.class)
+					.hasMessageContaining("typed.Snippet")
+					.hasMessageContaining("made in this JVM's memory")
+					.hasMessageContaining("compiled class on the class path");
+		}
+		finally {
+			try (var paths = java.nio.file.Files.walk(dir)) {
+				paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+			}
+		}
+	}
+
+	@Test
+	void aJdkClassTheApplicationLoaderLoadsFromTheRuntimeImageTravels() throws Exception {
+		// jdk.attach's classes come from the runtime image through the application class loader.
+		Class<?> attach = Class.forName("com.sun.tools.attach.AttachNotSupportedException");
+		assertThat(attach.getClassLoader()).isNotNull();
+		assertThat(ClassOrigin.unloadableElsewhere(attach)).isNull();
+		assertThat(ClassOrigin.unloadableElsewhere(JavaSerializationTest.class)).isNull();
+		assertThat(ClassOrigin.unloadableElsewhere(String.class)).isNull();
+	}
+
+	@Test
 	void aSerializableLambdaRoundTripsAndRuns() {
 		String word = "hello";
 		int times = 3;

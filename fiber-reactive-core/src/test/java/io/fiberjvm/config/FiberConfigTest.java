@@ -208,6 +208,41 @@ class FiberConfigTest {
 	}
 
 	@Test
+	void aKeyOneOrTwoEditsAwayIsSuggestedAsItsSourceWritesKeys() throws IOException {
+		assertThatThrownBy(() -> FiberConfig.resolve(Map.of("max-frame-sise", "1Mi"), new Properties(), Map.of(), null))
+				.hasMessageContaining("did you mean 'max-frame-size'?");
+		assertThatThrownBy(() -> FiberConfig.resolve(Map.of(), props("fiber.prot", "1"), Map.of(), null))
+				.hasMessageContaining("did you mean 'fiber.port'?");
+		assertThatThrownBy(() -> FiberConfig.resolve(Map.of(), new Properties(), Map.of("FIBER_START_TIMOUT", "1s"), null))
+				.hasMessageContaining("did you mean 'FIBER_START_TIMEOUT'?");
+		// A key in another source's form is the same key.
+		assertThatThrownBy(() -> FiberConfig.resolve(Map.of(), new Properties(), Map.of(), file("FIBER_PORT=1")))
+				.hasMessageContaining("did you mean 'port'?");
+		assertThatThrownBy(() -> FiberConfig.resolve(Map.of(), new Properties(), Map.of(), file("fiber.start-timeout=1s")))
+				.hasMessageContaining("did you mean 'start-timeout'?");
+	}
+
+	@Test
+	void aNameFarFromEveryKeyGetsNoGuessButTheKnownKeys() throws IOException {
+		ConfigException e = catchThrowableOfType(
+				() -> FiberConfig.resolve(Map.of(), new Properties(), Map.of(), file("colour=blue")), ConfigException.class);
+		assertThat(e.getMessage()).doesNotContain("did you mean").contains("known keys: [").contains("max-frame-size");
+	}
+
+	@Test
+	void editsCountLettersLeftOutAddedChangedOrSwapped() {
+		assertThat(KeySuggestion.edits("port", "port")).isZero();
+		assertThat(KeySuggestion.edits("prot", "port")).isEqualTo(1);
+		assertThat(KeySuggestion.edits("pot", "port")).isEqualTo(1);
+		assertThat(KeySuggestion.edits("portt", "port")).isEqualTo(1);
+		assertThat(KeySuggestion.edits("bort", "port")).isEqualTo(1);
+		assertThat(KeySuggestion.edits("brot", "port")).isEqualTo(2);
+		assertThat(KeySuggestion.edits("colour", "port")).isEqualTo(KeySuggestion.MAX_EDITS + 1);
+		assertThat(KeySuggestion.nearest("hots", java.util.List.of("host", "hosts-file", "port"))).containsExactly("host");
+		assertThat(KeySuggestion.nearest("pxrt", java.util.List.of("port", "part", "pt"))).containsExactly("port", "part");
+	}
+
+	@Test
 	void fileUsesCanonicalNamesNotPropertyOrEnvironmentNames() throws IOException {
 		Path prefixed = file("fiber.port=1");
 		assertThatThrownBy(() -> FiberConfig.resolve(Map.of(), new Properties(), Map.of(), prefixed))

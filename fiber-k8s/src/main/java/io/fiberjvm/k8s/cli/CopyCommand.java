@@ -131,7 +131,7 @@ final class CopyCommand implements Callable<Integer> {
 	private void awaitRunning(PodResource holder) {
 		Pod pod;
 		try {
-			pod = holder.waitUntilCondition(p -> p == null || PodStatuses.of(p).phase() != JobStatus.Phase.PENDING,
+			pod = holder.waitUntilCondition(p -> p == null || !PodStatuses.of(p).phase().isWaiting(),
 					timeoutSeconds, TimeUnit.SECONDS);
 		}
 		catch (io.fabric8.kubernetes.client.KubernetesClientTimeoutException e) {

@@ -105,7 +105,7 @@ final class RunCommand implements Callable<Integer> {
 
 	/** Streams the output once the container has started, then waits (on a watch) for the end. */
 	private static int follow(PodResource pod, PrintWriter out) {
-		Pod started = pod.waitUntilCondition(p -> p == null || PodStatuses.of(p).phase() != JobStatus.Phase.PENDING,
+		Pod started = pod.waitUntilCondition(p -> p == null || !PodStatuses.of(p).phase().isWaiting(),
 				1, TimeUnit.DAYS);
 		if (started == null) {
 			throw new CliException("the pod was deleted before it started");

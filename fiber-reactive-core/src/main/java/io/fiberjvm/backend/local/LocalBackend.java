@@ -83,7 +83,7 @@ final class LocalBackend implements Backend {
 				env.put("CUDA_VISIBLE_DEVICES", String.join(",", devices));
 			}
 			builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.to(log.toFile()));
-			LocalJob job = new LocalJob(spec, builder.start(), log, grace);
+			LocalJob job = new LocalJob(spec, builder.start(), log, grace, resources.memoryBytes());
 			job.onTerminal().subscribe(status -> {
 				live.remove(job);
 				gpus.release(devices);
@@ -130,7 +130,12 @@ final class LocalBackend implements Backend {
 			hinted.add("-XX:ActiveProcessorCount=" + Math.max(1, (int) Math.ceil(resources.cpu())));
 		}
 		if (resources.memoryBytes() > 0) {
+			// Three quarters of it for the heap, a quarter for the rest (metaspace, code, stacks, direct buffers): the
+			// JVM's own default takes a quarter for the heap, which leaves most of what was asked for unused.
 			hinted.add("-XX:MaxRAM=" + resources.memoryBytes());
+			hinted.add("-XX:MaxRAMPercentage=" + ResourceSpec.HEAP_PERCENT);
+			// Over its limit it ends, as a pod over its limit is killed, and LocalJob reports it as killed for memory.
+			hinted.add("-XX:+ExitOnOutOfMemoryError");
 		}
 		hinted.addAll(command.subList(1, command.size()));
 		return hinted;

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
@@ -16,6 +17,7 @@ import io.fiberjvm.backend.Job;
 import io.fiberjvm.backend.JobSpec;
 import io.fiberjvm.backend.JobStatus;
 import io.fiberjvm.backend.JobStatusFeed;
+import io.fiberjvm.internal.DataSize;
 
 /** A child process on this machine; its status follows {@link Process#onExit()}. */
 final class LocalJob implements Job {
@@ -26,7 +28,11 @@ final class LocalJob implements Job {
 	private final Duration grace;
 	private final JobStatusFeed statuses;
 
-	LocalJob(JobSpec spec, Process process, Path log, Duration grace) {
+	/**
+	 * @param memoryLimit the memory the job declared, in bytes, or 0 for none: a JVM started with it ends when its heap
+	 *        runs out ({@code -XX:+ExitOnOutOfMemoryError}, see LocalBackend)
+	 */
+	LocalJob(JobSpec spec, Process process, Path log, Duration grace, long memoryLimit) {
 		this.spec = spec;
 		this.process = process;
 		this.log = log;
@@ -34,8 +40,37 @@ final class LocalJob implements Job {
 		this.statuses = new JobStatusFeed(new JobStatus(JobStatus.Phase.RUNNING, null, "pid " + process.pid()));
 		process.onExit().whenComplete((p, error) -> {
 			int code = process.exitValue();
-			statuses.advance(JobStatus.exited(code, describe(code)));
+			String outOfMemory = memoryLimit > 0 && code == EXIT_OUT_OF_MEMORY ? outOfMemoryLine() : null;
+			statuses.advance(outOfMemory == null ? JobStatus.exited(code, describe(code))
+					: JobStatus.killedForMemory(code, "killed for memory at its limit of " + DataSize.format(memoryLimit)
+							+ " (" + outOfMemory + ")"));
 		});
+	}
+
+	/** What a JVM run with -XX:+ExitOnOutOfMemoryError exits with when it runs out of memory. */
+	static final int EXIT_OUT_OF_MEMORY = 3;
+	private static final String OUT_OF_MEMORY = "Terminating due to java.lang.OutOfMemoryError: ";
+
+	/** The JVM's last word on running out of memory, from the end of its output; null when it did not say it. */
+	private @Nullable String outOfMemoryLine() {
+		try (java.nio.channels.SeekableByteChannel channel = Files.newByteChannel(log)) {
+			long size = channel.size();
+			java.nio.ByteBuffer tail = java.nio.ByteBuffer.allocate((int) Math.min(size, 8192));
+			channel.position(size - tail.capacity());
+			while (tail.hasRemaining() && channel.read(tail) >= 0) {
+				// reads until the buffer is full or the file ends
+			}
+			String text = new String(tail.array(), 0, tail.position(), StandardCharsets.UTF_8);
+			int at = text.lastIndexOf(OUT_OF_MEMORY);
+			if (at < 0) {
+				return null;
+			}
+			int end = text.indexOf('\n', at);
+			return text.substring(at + "Terminating due to ".length(), end < 0 ? text.length() : end).strip();
+		}
+		catch (IOException e) {
+			return null;
+		}
 	}
 
 	private static String describe(int code) {

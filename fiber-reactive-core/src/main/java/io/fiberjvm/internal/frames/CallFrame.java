@@ -20,12 +20,13 @@ import io.fiberjvm.transport.InboundReader;
  * @param mode what the call does
  * @param id the call's id, which its answer carries
  * @param object the object's number in its manager
+ * @param timeoutNanos how long the call may run before the manager interrupts it, in nanoseconds; 0 for no limit
  * @param name the implementation class for {@link Mode#CREATE}, else the method or operation
  * @param parameterTypes the method's parameter type names, which pick it among overloads
  * @param args each argument's bytes, null for a null argument; read from a frame, each is a view of it, not a copy
  * @param decoded the sole argument already read as its frame arrived (its bytes then null), or null
  */
-public record CallFrame(Mode mode, long id, long object, String name, List<String> parameterTypes,
+public record CallFrame(Mode mode, long id, long object, long timeoutNanos, String name, List<String> parameterTypes,
 		List<@Nullable ByteBuffer> args, @Nullable Object decoded) {
 
 	/** What a call does. */
@@ -42,14 +43,29 @@ public record CallFrame(Mode mode, long id, long object, String name, List<Strin
 	private static final int PREFIX = FrameHeaderCodec.SIZE + 4;
 
 	public CallFrame {
+		if (timeoutNanos < 0) {
+			throw new IllegalArgumentException("a call's timeout is 0 (none) or positive, not " + timeoutNanos);
+		}
 		if (decoded != null && (args.size() != 1 || args.get(0) != null)) {
 			throw new IllegalArgumentException("a call read as it arrived has one argument, already read");
 		}
 	}
 
-	/** A call carrying its arguments' bytes. */
+	/** A call with no deadline, carrying its arguments' bytes. */
 	public CallFrame(Mode mode, long id, long object, String name, List<String> parameterTypes, List<@Nullable ByteBuffer> args) {
-		this(mode, id, object, name, parameterTypes, args, null);
+		this(mode, id, object, 0, name, parameterTypes, args, null);
+	}
+
+	/** A call carrying its arguments' bytes. */
+	public CallFrame(Mode mode, long id, long object, long timeoutNanos, String name, List<String> parameterTypes,
+			List<@Nullable ByteBuffer> args) {
+		this(mode, id, object, timeoutNanos, name, parameterTypes, args, null);
+	}
+
+	/** A call with no deadline whose sole argument was read as it arrived. */
+	public CallFrame(Mode mode, long id, long object, String name, List<String> parameterTypes, List<@Nullable ByteBuffer> args,
+			@Nullable Object decoded) {
+		this(mode, id, object, 0, name, parameterTypes, args, decoded);
 	}
 
 	/**
@@ -58,7 +74,7 @@ public record CallFrame(Mode mode, long id, long object, String name, List<Strin
 	 * being copied.
 	 */
 	public static int room(String name, List<String> parameterTypes) {
-		return PREFIX + 8 + 8 + FrameWriter.sizeOf(FrameWriter.utf8(name)) + FrameWriter.sizeOf(FrameWriter.utf8(parameterTypes)) + 4 + 4;
+		return PREFIX + 8 + 8 + 8 + FrameWriter.sizeOf(FrameWriter.utf8(name)) + FrameWriter.sizeOf(FrameWriter.utf8(parameterTypes)) + 4 + 4;
 	}
 
 	/** Argument {@code index}: the one already read, or what {@code values} reads from its bytes. */
@@ -80,12 +96,12 @@ public record CallFrame(Mode mode, long id, long object, String name, List<Strin
 				return writeHead(head, room, method, types).putInt(1).putInt(sole.remaining()).array();
 			}
 		}
-		int size = 4 + 8 + 8 + FrameWriter.sizeOf(method) + FrameWriter.sizeOf(types) + FrameWriter.sizeOfAll(args);
+		int size = 4 + 8 + 8 + 8 + FrameWriter.sizeOf(method) + FrameWriter.sizeOf(types) + FrameWriter.sizeOfAll(args);
 		return writeHead(FrameWriter.of(FrameKind.CALL, mode.ordinal(), size), room, method, types).putAll(args).array();
 	}
 
 	private FrameWriter writeHead(FrameWriter out, int room, byte[] method, List<byte[]> types) {
-		return out.putInt(room).putLong(id).putLong(object).putBytes(method).putTexts(types);
+		return out.putInt(room).putLong(id).putLong(object).putLong(timeoutNanos).putBytes(method).putTexts(types);
 	}
 
 	/**
@@ -108,6 +124,7 @@ public record CallFrame(Mode mode, long id, long object, String name, List<Strin
 			in.readInt();
 			long id = in.readLong();
 			long object = in.readLong();
+			long timeoutNanos = timeout(in);
 			String name = in.readRequiredText("method name");
 			List<String> types = in.readTexts("parameter types");
 			if (in.readInt() != 1 || in.readInt() != valueBytes || in.remaining() != 0) {
@@ -115,7 +132,7 @@ public record CallFrame(Mode mode, long id, long object, String name, List<Strin
 			}
 			List<@Nullable ByteBuffer> none = new ArrayList<>(1);
 			none.add(null);
-			return value -> Arrived.read(new CallFrame(mode, id, object, name, types, none, value));
+			return value -> Arrived.read(new CallFrame(mode, id, object, timeoutNanos, name, types, none, value));
 		}
 		catch (CodecException notOne) {
 			// Decoding it whole refuses it, with the words a malformed call gets.
@@ -130,6 +147,7 @@ public record CallFrame(Mode mode, long id, long object, String name, List<Strin
 		int room = in.readInt();
 		long id = in.readLong();
 		long object = in.readLong();
+		long timeoutNanos = timeout(in);
 		String name = in.readRequiredText("method name");
 		List<String> types = in.readTexts("parameter types");
 		if (room != in.position() + 8) {
@@ -141,7 +159,15 @@ public record CallFrame(Mode mode, long id, long object, String name, List<Strin
 			args.add(in.readSlice());
 		}
 		in.end();
-		return new CallFrame(mode, id, object, name, types, args);
+		return new CallFrame(mode, id, object, timeoutNanos, name, types, args, null);
+	}
+
+	private static long timeout(FrameReader in) {
+		long timeoutNanos = in.readLong();
+		if (timeoutNanos < 0) {
+			throw in.malformed("its timeout is " + timeoutNanos + " ns");
+		}
+		return timeoutNanos;
 	}
 
 	private static Mode mode(FrameReader in) {

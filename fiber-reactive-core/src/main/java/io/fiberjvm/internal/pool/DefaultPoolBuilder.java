@@ -84,6 +84,11 @@ public final class DefaultPoolBuilder implements PoolBuilder {
 		return withResources(resources.withGpu(gpu));
 	}
 
+	@Override
+	public PoolBuilder placement(io.fiberjvm.Placement placement) {
+		return withResources(resources.withPlacement(Objects.requireNonNull(placement, "placement")));
+	}
+
 	private PoolBuilder withResources(ResourceSpec changed) {
 		return new DefaultPoolBuilder(runtime, workers, name, changed, initializer, idempotent, retry, chunkSize, timeoutNanos, backoff, perProcess);
 	}

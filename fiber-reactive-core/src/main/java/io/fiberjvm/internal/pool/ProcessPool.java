@@ -21,6 +21,7 @@ import reactor.util.retry.Retry;
 import io.fiberjvm.FiberBiFunction;
 import io.fiberjvm.FiberFunction;
 import io.fiberjvm.FiberProcess;
+import io.fiberjvm.internal.Deadlines;
 import io.fiberjvm.pool.FiberPool;
 import io.fiberjvm.pool.PoolStats;
 import io.fiberjvm.pool.TaskResult;
@@ -80,16 +81,7 @@ final class ProcessPool implements FiberPool {
 
 	/** {@code timeout} as a task's deadline in nanoseconds, 0 for none; refused when negative or beyond what a JVM can time. */
 	static long timeoutNanos(Duration timeout) {
-		Objects.requireNonNull(timeout, "timeout");
-		if (timeout.isNegative()) {
-			throw new IllegalArgumentException("a task timeout of " + timeout + " is negative; give a positive one, or Duration.ZERO for none");
-		}
-		try {
-			return timeout.toNanos();
-		}
-		catch (ArithmeticException tooLong) {
-			throw new IllegalArgumentException("a task timeout of " + timeout + " is longer than a JVM can time; give Duration.ZERO for none");
-		}
+		return Deadlines.nanos(timeout, "a task timeout");
 	}
 
 	@Override

@@ -16,6 +16,7 @@ import io.fiberjvm.ProcessFailedException;
 import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.backend.RunStatus;
 import io.fiberjvm.config.ConfigKeys;
+import io.fiberjvm.internal.runtime.ProcessEndings;
 import io.fiberjvm.internal.pool.WorkerHost.Slot;
 import io.fiberjvm.pool.PoolClosedException;
 import io.fiberjvm.pool.WorkerStartException;
@@ -31,7 +32,7 @@ import io.fiberjvm.runtime.RuntimeContext;
  * failed starts the next process starts alone, after a jittered, growing delay, and after
  * {@code worker-start-failures} of them, with no worker taking tasks, the dispatcher fails its calls until one does.
  * A worker that connects resets the count. A process killed while starting is replaced as if it had not started, at
- * once unless earlier starts failed. None of its workers connecting within the start timeout of its launch is a
+ * once unless earlier starts failed. None of its workers connecting within the start timeout of its start is a
  * failed start, and the process is stopped.
  */
 final class WorkerFleet {
@@ -136,11 +137,12 @@ final class WorkerFleet {
 			host.launched = true;
 		}
 		List<String> workers = host.slots.stream().map(slot -> slot.name).toList();
-		// The process's own start timeout ends when it has fetched its target; a reused JVM has none, and the
-		// initializer runs after it: this one runs until a worker connects.
-		Mono.delay(startTimeout, Schedulers.boundedElastic()).subscribe(tick -> startTimedOut(host));
 		runtime.startReusable(workerTarget.apply(workers), host.name, resources).subscribe(process -> {
 			started(host, process);
+			// The process's own bounds (its wait for a machine, then its start) end when it has fetched its target; the
+			// initializer runs after that: this bound runs from then until a worker connects.
+			process.onRunning().then(Mono.delay(startTimeout, Schedulers.boundedElastic()))
+					.subscribe(tick -> startTimedOut(host), error -> { });
 			Mono.firstWithSignal(process.onRunning(), process.onExit().then()).subscribe(null, error -> {
 				synchronized (this) {
 					host.startError = error;
@@ -165,7 +167,7 @@ final class WorkerFleet {
 				return;
 			}
 			host.startError = new ProcessFailedException(host.name, -1, "worker process " + host.name + " did not connect a worker within "
-					+ startTimeout + " of its launch (fiber.start-timeout); it was stopped", null);
+					+ startTimeout + " of its start (fiber.start-timeout); it was stopped", null);
 			process = host.process;
 		}
 		log.warn("pool {}: worker process {} did not connect a worker within {}; stopping it", pool, host.name, startTimeout);
@@ -193,8 +195,8 @@ final class WorkerFleet {
 		}
 		// join() completes empty on exit code 0 and fails with the remote error otherwise.
 		process.onExit().subscribe(code -> process.join().subscribe(null,
-				error -> ended(host, "it exited with code " + code, error, code),
-				() -> ended(host, "it exited with code " + code, null, code)));
+				error -> ended(host, ProcessEndings.describe(code, error), error, code),
+				() -> ended(host, ProcessEndings.describe(code, null), null, code)));
 	}
 
 	/** Whether none of the process's workers is wanted any more, or the pool was terminated. */

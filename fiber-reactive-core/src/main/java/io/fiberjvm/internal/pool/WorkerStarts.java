@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 import io.fiberjvm.FiberException;
+import io.fiberjvm.ProcessFailedException;
 import io.fiberjvm.internal.pool.WorkerHost.Slot;
 import io.fiberjvm.pool.WorkerStartException;
 
@@ -77,7 +78,10 @@ final class WorkerStarts {
 	 * (what it said, or null), for {@code why}.
 	 */
 	Verdict ended(WorkerHost host, int exitCode, @Nullable Throwable error, String why) {
-		if ((exitCode == 128 + 9 || exitCode == 128 + 15) && !host.startTimedOut()) {
+		// Killed from outside (a deleted pod, a SIGKILL) is not the process's failure; killed for memory is: its limit is
+		// too small for what it does as it starts, and another start does the same.
+		boolean forMemory = error instanceof ProcessFailedException failed && failed.killedForMemory();
+		if ((exitCode == 128 + 9 || exitCode == 128 + 15) && !host.startTimedOut() && !forMemory) {
 			return new Verdict(false, true, ++killed, null);
 		}
 		failures++;

@@ -82,6 +82,12 @@ public final class ProcessRing implements Ring {
 	}
 
 	@Override
+	public Ring placement(io.fiberjvm.Placement placement) {
+		return new ProcessRing(runtime, size, name, resources.withPlacement(Objects.requireNonNull(placement, "placement")), initializer,
+				collectiveTimeout);
+	}
+
+	@Override
 	public Ring initializer(RingTarget initializer) {
 		return new ProcessRing(runtime, size, name, resources, Objects.requireNonNull(initializer, "initializer"), collectiveTimeout);
 	}

@@ -88,7 +88,8 @@ final class RingMember implements ProcessTarget {
 			ParentSession<byte[]> session = ParentSession.open(Objects.requireNonNull(runtime.connectionTo(parent).block(timeout),
 					"a connection to the ring's parent"), prefix(ringId) + "session", "the ring", 1);
 			session.send(new JoinFrame(rank, self, rank == 0 ? freePort() : 0).encode());
-			byte[] answer = session.take(timeout.multipliedBy(2));
+			// Every member must be placed and started first: one may wait for a machine as long as pending-timeout.
+			byte[] answer = session.take(timeout.multipliedBy(2).plus(runtime.config().get(ConfigKeys.PENDING_TIMEOUT)));
 			if (answer == null) {
 				throw new FiberException("the ring ended before rank " + rank + " had every member's address");
 			}

@@ -77,18 +77,42 @@ public final class FiberRuntime implements RuntimeContext {
 		allow.addAll(config.get(ConfigKeys.PROGRAM_PACKAGES));
 		this.values = new ShippedValues(allow, read -> read instanceof HandleRef handle ? handle.resolve(this) : read,
 				config.get(ConfigKeys.MAX_VALUE_SIZE));
-		Transport transport = Providers.select(TransportProvider.class, config.get(ConfigKeys.TRANSPORT),
-				ConfigKeys.TRANSPORT.name(), "Add io.fiberjvm:fiber-rsocket-transport to the classpath.")
-				.create(TransportSettings.from(config, secret));
+		ChildLaunch launch = ChildLaunch.of(FiberRuntime.class.getClassLoader(), ChildLaunch.jdkApplicationLoader(),
+				System.getProperties());
 		this.backend = Providers.select(BackendProvider.class, config.get(ConfigKeys.BACKEND),
 				ConfigKeys.BACKEND.name(), "The local backend ships with fiber-reactive-core.").create(config);
-		this.launcher = new ProcessLauncher(config, runId, secret, backend, values);
-		this.listener = new Listener(transport, config, backend.runsJobsOnThisMachine(), peer -> {
-			// Any peer that proved the run's secret reaches the services; a child of this runtime its own routes too.
-			ProcessSupervisor child = launcher.supervisor(peer.peerName());
-			return routes.forPeer(child == null ? null : child.attach());
-		}, closed::get, this::closedError);
-		this.peers = new PeerConnections(transport, this.name, routes.forPeer(null), closed::get, this::closedError);
+		// A runtime that cannot be made (no transport on the class path, a program no child could load) leaves
+		// nothing of itself open.
+		try {
+			// TLS where connections leave this machine (jobs elsewhere, or a listener beyond loopback), unless configured
+			// otherwise; children are told what was decided.
+			String tlsSetting = config.get(ConfigKeys.TLS);
+			boolean tls = tlsSetting.equals("on") || tlsSetting.equals("auto")
+					&& (!backend.runsJobsOnThisMachine() || !isLoopback(config.get(ConfigKeys.HOST)));
+			Transport transport = Providers.select(TransportProvider.class, config.get(ConfigKeys.TRANSPORT),
+					ConfigKeys.TRANSPORT.name(), "Add io.fiberjvm:fiber-rsocket-transport to the classpath.")
+					.create(TransportSettings.from(config, secret, tls));
+			this.launcher = new ProcessLauncher(config, runId, secret, backend, values, tls, launch);
+			this.listener = new Listener(transport, config, backend.runsJobsOnThisMachine(), peer -> {
+				// Any peer that proved the run's secret reaches the services; a child of this runtime its own routes too.
+				ProcessSupervisor child = launcher.supervisor(peer.peerName());
+				return routes.forPeer(child == null ? null : child.attach());
+			}, closed::get, this::closedError);
+			this.peers = new PeerConnections(transport, this.name, routes.forPeer(null), closed::get, this::closedError);
+		}
+		catch (RuntimeException | Error failed) {
+			try {
+				backend.close();
+			}
+			catch (RuntimeException alsoFailed) {
+				failed.addSuppressed(alsoFailed);
+			}
+			throw failed;
+		}
+	}
+
+	private static boolean isLoopback(String host) {
+		return host.equals("localhost") || host.startsWith("127.") || host.equals("::1");
 	}
 
 	/** A program's runtime: a new run, with a secret of its own. */

@@ -20,9 +20,11 @@ import reactor.core.publisher.Mono;
 
 import io.fiberjvm.FiberProcess;
 import io.fiberjvm.LogKeys;
+import io.fiberjvm.Placement;
 import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.backend.Backend;
 import io.fiberjvm.backend.Job;
+import io.fiberjvm.backend.JobJava;
 import io.fiberjvm.backend.JobSpec;
 import io.fiberjvm.backend.RunStatus;
 import io.fiberjvm.codec.ShippedValues;
@@ -45,28 +47,43 @@ final class ProcessLauncher {
 	private final String secret;
 	private final Backend backend;
 	private final ShippedValues values;
-	private final String javaExecutable;
+	private final JobJava jobJava;
+	/** How a child starts on {@link #jobJava}'s class path. */
+	private final ChildLaunch launch;
+	private final boolean tls;
+	/** Every job's placement, from configuration; a call's own is laid over it. */
+	private final Placement placement;
 	private final List<String> jvmOptions;
 	private final @Nullable SharedClassArchive classArchive;
 	private final Map<String, ProcessSupervisor> processes = new ConcurrentHashMap<>();
 	private final AtomicLong counter = new AtomicLong();
 	private final IdleJvms idle;
 
-	ProcessLauncher(FiberConfig config, String runId, String secret, Backend backend, ShippedValues values) {
+	/**
+	 * @param tls whether this runtime's connections over the network use TLS; its children are told so
+	 * @param launch how a child that loads this program's classes and Fiber's is started
+	 */
+	ProcessLauncher(FiberConfig config, String runId, String secret, Backend backend, ShippedValues values, boolean tls,
+			ChildLaunch launch) {
+		this.tls = tls;
 		this.config = config;
 		this.runId = runId;
 		this.secret = secret;
 		this.backend = backend;
 		this.values = values;
-		this.javaExecutable = config.get(ConfigKeys.JAVA).isEmpty()
+		String javaExecutable = config.get(ConfigKeys.JAVA).isEmpty()
 				? Path.of(System.getProperty("java.home"), "bin", "java").toString()
 				: config.get(ConfigKeys.JAVA);
+		this.jobJava = backend.jobJava(new JobJava(javaExecutable, launch.classpath()));
+		// Refused here, once the backend has said which class path its jobs start from.
+		this.launch = launch.on(jobJava.classpath());
 		this.jvmOptions = jvmOptions(config);
+		this.placement = placement(config);
 		// An idle pod would hold its node's resources from every other pod while it waits: only local JVMs are kept.
 		this.idle = new IdleJvms(backend.runsJobsOnThisMachine() ? config.get(ConfigKeys.WORKER_IDLE_TIME) : Duration.ZERO);
 		this.classArchive = config.get(ConfigKeys.CLASS_SHARING) && backend.runsJobsOnThisMachine()
-				? SharedClassArchive.forClasspath(javaExecutable, jvmOptions, System.getProperty("java.class.path"),
-						SharedClassArchive.Format.forJava(javaExecutable), Path.of(System.getProperty("java.io.tmpdir"), "fiber-cds"))
+				? SharedClassArchive.forClasspath(jobJava.executable(), jvmOptions, jobJava.classpath(),
+						SharedClassArchive.Format.forJava(jobJava.executable()), Path.of(System.getProperty("java.io.tmpdir"), "fiber-cds"))
 				: null;
 	}
 
@@ -125,7 +142,7 @@ final class ProcessLauncher {
 			spec = JobSpec.of(jobId, childCommand(parent, jobId, archive == null ? List.of() : archive.options()))
 					.withEnvironment(environment)
 					.withEnvironment(childEnvironment())
-					.withResources(resources)
+					.withResources(resources.withPlacement(placement.with(resources.placement())))
 					.withLabel("fiber-run", runId)
 					.withLabel("fiber-process", jobId);
 		}
@@ -139,8 +156,8 @@ final class ProcessLauncher {
 		// The child that writes the archive writes it as it exits, which can outlast the grace: it gets more, so it is not
 		// killed half-way and the next run has an archive.
 		Duration grace = archive != null && archive.writes() ? config.get(ConfigKeys.TERMINATE_GRACE).plus(SharedClassArchive.WRITE_TIME) : null;
-		ProcessSupervisor supervisor = new ProcessSupervisor(name, jobId, target, resources, config.get(ConfigKeys.START_TIMEOUT),
-				keep ? idle : null, grace);
+		ProcessSupervisor supervisor = new ProcessSupervisor(name, jobId, target, resources,
+				new StartBounds(config.get(ConfigKeys.PENDING_TIMEOUT), config.get(ConfigKeys.START_TIMEOUT)), keep ? idle : null, grace);
 		FiberProcess process = keep ? supervisor.firstRun() : supervisor;
 		processes.put(jobId, supervisor);
 		// The job is attached whatever the caller does, so a cancelled start cannot leave an unknown child.
@@ -216,19 +233,40 @@ final class ProcessLauncher {
 
 	private List<String> childCommand(Endpoint parent, String jobId, List<String> archiveOptions) {
 		List<String> command = new ArrayList<>();
-		command.add(javaExecutable);
+		command.add(jobJava.executable());
+		// What the class path needs first, so a configured option of the same name wins.
+		command.addAll(launch.options());
 		command.addAll(archiveOptions);
 		command.addAll(jvmOptions);
 		// Who the child is, for every log line it writes (LogKeys); configuration does not read these two.
 		command.add("-D" + LogKeys.RUN + "=" + runId);
 		command.add("-D" + LogKeys.PROCESS + "=" + jobId);
 		command.add("-cp");
-		command.add(System.getProperty("java.class.path"));
-		command.add(WorkerMain.class.getName());
+		command.add(launch.classpath());
+		command.add(launch.mainClass());
 		command.add(WorkerMain.PROCESS);
 		command.add(parent.toString());
 		command.add(jobId);
 		return command;
+	}
+
+	private static Placement placement(FiberConfig config) {
+		Placement configured = Placement.none().affinity(config.get(ConfigKeys.AFFINITY))
+				.priorityClass(config.get(ConfigKeys.PRIORITY_CLASS)).serviceAccount(config.get(ConfigKeys.SERVICE_ACCOUNT))
+				.podTemplate(config.get(ConfigKeys.POD_TEMPLATE));
+		for (var pair : config.get(ConfigKeys.NODE_SELECTOR).entrySet()) {
+			configured = configured.nodeSelector(pair.getKey(), pair.getValue());
+		}
+		for (Placement.Toleration toleration : config.get(ConfigKeys.TOLERATIONS)) {
+			configured = configured.toleration(toleration);
+		}
+		for (var pair : config.get(ConfigKeys.POD_LABELS).entrySet()) {
+			configured = configured.label(pair.getKey(), pair.getValue());
+		}
+		for (var pair : config.get(ConfigKeys.POD_ANNOTATIONS).entrySet()) {
+			configured = configured.annotation(pair.getKey(), pair.getValue());
+		}
+		return configured;
 	}
 
 	/**
@@ -244,6 +282,14 @@ final class ProcessLauncher {
 
 	private Map<String, String> childEnvironment() {
 		Map<String, String> env = new LinkedHashMap<>(config.toChildEnvironment());
+		if (!backend.runsJobsOnThisMachine()) {
+			// On another machine the parent's address and files are not the child's: it listens on its own address
+			// (host's default there), and a pod template file stays with the parent.
+			env.remove(ConfigKeys.HOST.environmentName());
+			env.remove(ConfigKeys.POD_TEMPLATE.environmentName());
+		}
+		// What this runtime decided, not "auto": a child on this machine of a run that uses TLS must use it too.
+		env.put(ConfigKeys.TLS.environmentName(), tls ? "on" : "off");
 		env.put(JobSpec.SECRET_ENV, secret);
 		return env;
 	}

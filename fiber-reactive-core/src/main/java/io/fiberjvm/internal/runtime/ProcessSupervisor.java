@@ -30,6 +30,8 @@ import io.fiberjvm.transport.Routes;
  */
 final class ProcessSupervisor implements FiberProcess {
 
+	private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ProcessSupervisor.class);
+
 	private static final int LOG_LINES_IN_ERRORS = 20;
 
 	private final String name;
@@ -37,7 +39,9 @@ final class ProcessSupervisor implements FiberProcess {
 	/** The target frame the child asks for. */
 	private final byte[] target;
 	private final ResourceSpec resources;
-	private final Duration startTimeout;
+	private final StartBounds bounds;
+	/** Why a start bound stopped the process, once one has. */
+	private volatile @Nullable ProcessFailedException startFailure;
 	/** Where this JVM waits between runs; null for a JVM that runs one target and exits. */
 	private final @Nullable IdleJvms idle;
 	/**
@@ -56,13 +60,13 @@ final class ProcessSupervisor implements FiberProcess {
 	private @Nullable TargetRun run;
 	private boolean ending;
 
-	ProcessSupervisor(String name, String jobId, byte[] target, ResourceSpec resources, Duration startTimeout,
+	ProcessSupervisor(String name, String jobId, byte[] target, ResourceSpec resources, StartBounds bounds,
 			@Nullable IdleJvms idle, @Nullable Duration terminateGrace) {
 		this.name = name;
 		this.jobId = jobId;
 		this.target = target;
 		this.resources = resources;
-		this.startTimeout = startTimeout;
+		this.bounds = bounds;
 		this.idle = idle;
 		this.terminateGrace = terminateGrace;
 	}
@@ -87,14 +91,16 @@ final class ProcessSupervisor implements FiberProcess {
 	void attachJob(Job created) {
 		this.started = created;
 		job.tryEmitValue(created);
-		// A child that never connects is killed after the start timeout, so it cannot hang a caller.
-		Mono.delay(startTimeout)
-				.takeUntilOther(running.asMono().then(Mono.just(true)).onErrorReturn(true))
-				.takeUntilOther(created.onTerminal())
-				.subscribe(tick -> {
-					running.tryEmitError(new ProcessFailedException(name, -1, "process '" + name + "' (job " + jobId
-							+ ") did not connect back within " + startTimeout + " (fiber.start-timeout); it was killed", null));
-					created.terminate().subscribe();
+		// A child never placed, or that never connects, is killed after its bound, so it cannot hang a caller.
+		bounds.watch(created, running.asMono().then(Mono.just(true)).onErrorReturn(true), "process '" + name + "' (job " + jobId + ")")
+				.subscribe(why -> {
+					ProcessFailedException failure = new ProcessFailedException(name, -1, why, null);
+					// A child that fetched its target at this moment won: it is left running.
+					if (running.tryEmitError(failure).isSuccess()) {
+						startFailure = failure;
+						created.terminate().subscribe(done -> { }, error -> log.warn("process '{}' (job {}): {}; stopping it failed: {}",
+								name, jobId, why, error.toString()));
+					}
 				});
 		// Whenever the job ends before its target started, onRunning() fails; once it started this is a no-op.
 		created.onTerminal().subscribe(status -> {
@@ -126,7 +132,12 @@ final class ProcessSupervisor implements FiberProcess {
 		return Routes.empty()
 				.withResponse(ChildProtocol.TARGET, request -> Mono.fromCallable(() -> {
 					EmptyFrame.check(request);
-					running.tryEmitEmpty();
+					if (running.tryEmitEmpty().isFailure()) {
+						// A start bound (or the job's end) came first: the child is not to run its target.
+						ProcessFailedException failed = startFailure;
+						throw new IllegalStateException("process '" + name + "' (job " + jobId + ") fetched its target after its start "
+								+ (failed != null ? "failed: " + failed.getMessage() : "ended"));
+					}
 					return target;
 				}))
 				.withResponse(ChildProtocol.OUTCOME, report -> Mono.defer(() -> {
@@ -160,8 +171,9 @@ final class ProcessSupervisor implements FiberProcess {
 	private Mono<Throwable> describeEarlyExit(JobStatus status) {
 		int code = status.exitCode() == null ? -1 : status.exitCode();
 		String when = connected ? " before its target started" : " before it connected back";
+		String what = status.killedForMemory() ? "was " + status.message() : status.message();
 		return logTail().map(tail -> new ProcessFailedException(name, code, "process '" + name + "' (job " + jobId
-				+ ") " + status.message() + when + "; its output ends with:\n" + tail, null));
+				+ ") " + what + when + "; its output ends with:\n" + tail, null, status.killedForMemory()));
 	}
 
 	private static final java.time.Duration LOG_READ_LIMIT = java.time.Duration.ofSeconds(15);
@@ -215,9 +227,19 @@ final class ProcessSupervisor implements FiberProcess {
 
 	/** As {@link #join()}, with the failure naming the process {@code processName} (a run's, in a reused JVM). */
 	Mono<Void> join(String processName) {
-		return onExit().flatMap(code -> {
+		return job.asMono().flatMap(Job::onTerminal).flatMap(status -> {
+			int code = status.exitCode() == null ? -1 : status.exitCode();
 			if (code == 0) {
 				return Mono.empty();
+			}
+			ProcessFailedException failedStart = startFailure;
+			if (failedStart != null) {
+				// Stopped for a start bound: that is why it ended, not the signal that stopped it.
+				return Mono.error(new ProcessFailedException(processName, code, String.valueOf(failedStart.getMessage()), null));
+			}
+			if (status.killedForMemory()) {
+				return logTail().flatMap(tail -> Mono.error(new ProcessFailedException(processName, code, "process '" + processName
+						+ "' (job " + jobId + ") was " + status.message() + "; its output ends with:\n" + tail, null, true)));
 			}
 			OutcomeFrame reported = outcome;
 			if (reported != null && reported.error() != null) {
@@ -269,7 +291,7 @@ final class ProcessSupervisor implements FiberProcess {
 	}
 
 	/**
-	 * What {@code fiber ps} shows: creating, pending, starting (not connected back yet), running, idle (waiting for its
+	 * What {@code fiber ps} shows: creating, unscheduled (waiting for a machine), pending, starting (not connected back yet), running, idle (waiting for its
 	 * next target), succeeded or failed.
 	 */
 	String state() {

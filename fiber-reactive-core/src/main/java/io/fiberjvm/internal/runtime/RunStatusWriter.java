@@ -17,8 +17,9 @@ import io.fiberjvm.backend.RunStatus;
 /**
  * Keeps a program's run status where {@code fiber ps} reads it: the runs directory's file and whatever
  * the backend publishes (a ConfigMap on Kubernetes). Once {@link #start()}ed it looks at the status once a
- * second, off the caller's threads, and hands it to each of the two when it changed since that one last
- * took it. A failure is logged once per
+ * second, off the caller's threads, from a second after the start (a program's first job does not share the
+ * machine with it, nor does a run too short for {@code fiber ps} to show), and hands it to each of the two when
+ * it changed since that one last took it. A failure is logged once per
  * destination; the file is tried again at the next tick, a backend that refused after {@link #RETRY_AFTER}
  * at the soonest, so a role without the right does not cost a refused call a second. {@link #close()}
  * stops it and deletes the file.
@@ -39,7 +40,8 @@ public final class RunStatusWriter {
 	private boolean fileWarned;
 	private boolean backendWarned;
 	private boolean statusWarned;
-	private boolean deleted;
+	/** Set by close(), under the lock: no look starts or writes after it. */
+	private boolean closed;
 	private reactor.core.@Nullable Disposable ticks;
 
 	public RunStatusWriter(Path dir, String runId, Backend backend, Supplier<RunStatus> status) {
@@ -49,16 +51,37 @@ public final class RunStatusWriter {
 		this.status = Objects.requireNonNull(status, "status");
 	}
 
-	/** Starts looking at the status, at once and then once a second. */
+	/** Starts looking at the status a second from now, then once a second; returns at once. */
 	public RunStatusWriter start() {
+		// The caller's class loader goes with the start: the scheduler's first thread may be made by it, and later
+		// tasks on that thread must see the program's classes as the caller does.
+		ClassLoader callers = Thread.currentThread().getContextClassLoader();
+		// A timer of the JDK's own: the caller does not pay for loading Reactor's schedulers before its first job.
+		java.util.concurrent.CompletableFuture.delayedExecutor(1, java.util.concurrent.TimeUnit.SECONDS).execute(() -> {
+			Thread thread = Thread.currentThread();
+			ClassLoader own = thread.getContextClassLoader();
+			thread.setContextClassLoader(callers);
+			try {
+				startLooking();
+			}
+			finally {
+				thread.setContextClassLoader(own);
+			}
+		});
+		return this;
+	}
+
+	private synchronized void startLooking() {
+		if (closed) {
+			return;
+		}
 		ticks = reactor.core.publisher.Flux.interval(Duration.ZERO, Duration.ofSeconds(1), reactor.core.scheduler.Schedulers.boundedElastic())
 				.subscribe(tick -> tick());
-		return this;
 	}
 
 	/** Looks at the status once. */
 	synchronized void tick() {
-		if (deleted) {
+		if (closed) {
 			return;
 		}
 		RunStatus now;
@@ -67,7 +90,8 @@ public final class RunStatusWriter {
 			now = status.get();
 			json = now.toJson();
 		}
-		catch (RuntimeException e) {
+		catch (RuntimeException | LinkageError e) {
+			// A JSON library that cannot start (a version clash) is said once, not left to stop the looking unseen.
 			if (!statusWarned) {
 				statusWarned = true;
 				log.warn("cannot read run {}'s status for fiber ps: {}", runId, e.toString());
@@ -114,14 +138,20 @@ public final class RunStatusWriter {
 
 	/** Stops looking and deletes the run's file, after any look under way: the run is over. */
 	public void close() {
-		if (ticks != null) {
-			ticks.dispose();
+		reactor.core.@Nullable Disposable looking;
+		synchronized (this) {
+			// Under the lock: a start a second late then sees the writer closed and looks no more.
+			closed = true;
+			looking = ticks;
 		}
-		delete();
+		if (looking != null) {
+			looking.dispose();
+		}
+		deleteFile();
 	}
 
-	private synchronized void delete() {
-		deleted = true;
+	/** Under the lock, so after any look under way. */
+	private synchronized void deleteFile() {
 		try {
 			java.nio.file.Files.deleteIfExists(RunStatus.fileIn(dir, runId));
 		}

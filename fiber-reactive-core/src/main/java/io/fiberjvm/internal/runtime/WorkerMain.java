@@ -40,7 +40,9 @@ public final class WorkerMain {
 	private WorkerMain() {
 	}
 
-	public static void main(String[] args) {
+	public static void main(String[] given) {
+		// A launcher in front (Spring Boot's, with loader.args) may put words of its own before Fiber's three.
+		String[] args = given.length >= 3 ? java.util.Arrays.copyOfRange(given, given.length - 3, given.length) : given;
 		if (args.length != 3 || !args[0].equals(PROCESS)) {
 			fail("usage: WorkerMain process <parent host:port> <job id>");
 		}

@@ -47,6 +47,8 @@ public final class SequenceOut extends EarlyDemandSubscriber<Object> {
 	private long lastFlush = System.nanoTime();
 	/** Held while a batch, or the end, is taken and sent: what goes up keeps the order it was made in. */
 	private final Object sending = new Object();
+	/** Given up: its source is not asked or cancelled again, and what it still makes is dropped. */
+	private volatile boolean abandoned;
 
 	/**
 	 * @param call the id its {@code ELEMENTS} frames carry
@@ -67,12 +69,28 @@ public final class SequenceOut extends EarlyDemandSubscriber<Object> {
 
 	/** Cancels, on the executor. */
 	public void cancelOnExecutor() {
-		executor.execute(this::cancel);
+		executor.execute(() -> {
+			if (!abandoned) {
+				cancel();
+			}
+		});
+	}
+
+	/**
+	 * Gives the sequence up without touching its source again, which the executor can no longer run safely (its
+	 * object is stuck in another call): demand and cancels not yet run do nothing, and what the source still makes,
+	 * its end included, goes nowhere. The caller answers the call itself.
+	 */
+	public void abandon() {
+		abandoned = true;
 	}
 
 	/** The receiving side wants {@code n} more elements: asked for on the executor. */
 	public void demand(long n) {
 		executor.execute(() -> {
+			if (abandoned) {
+				return;
+			}
 			synchronized (this) {
 				demanding = true;
 			}
@@ -90,6 +108,9 @@ public final class SequenceOut extends EarlyDemandSubscriber<Object> {
 
 	@Override
 	protected void hookOnNext(Object element) {
+		if (abandoned) {
+			return;
+		}
 		// A sequence's elements are never null.
 		byte[] bytes = java.util.Objects.requireNonNull(values.write(element, what));
 		boolean full;
@@ -116,6 +137,9 @@ public final class SequenceOut extends EarlyDemandSubscriber<Object> {
 
 	@Override
 	protected void hookOnComplete() {
+		if (abandoned) {
+			return;
+		}
 		synchronized (sending) {
 			flush();
 			end.accept(null);
@@ -124,6 +148,9 @@ public final class SequenceOut extends EarlyDemandSubscriber<Object> {
 
 	@Override
 	protected void hookOnError(Throwable error) {
+		if (abandoned) {
+			return;
+		}
 		synchronized (sending) {
 			flush();
 			end.accept(error);

@@ -256,6 +256,24 @@ class FramesTest {
 	}
 
 	@Test
+	void aCallCarriesItsDeadlineAndANegativeOneIsRefused() {
+		assertThat(CallFrame.decode(new CallFrame(CallFrame.Mode.CALL, 1, 2, "step", List.of(), List.of()).encode()).timeoutNanos()).isZero();
+		CallFrame timed = new CallFrame(CallFrame.Mode.CREATE, 4, 5, 1_500_000_000L, "a.Sim", List.of("int"),
+				List.of(ByteBuffer.wrap(new byte[] {1, 2})));
+		CallFrame back = CallFrame.decode(timed.encode());
+		assertThat(back.timeoutNanos()).isEqualTo(1_500_000_000L);
+		assertThat(back.mode()).isEqualTo(CallFrame.Mode.CREATE);
+		assertThat(back.object()).isEqualTo(5);
+		assertThat(back.name()).isEqualTo("a.Sim");
+		assertThatThrownBy(() -> new CallFrame(CallFrame.Mode.CALL, 1, 1, -1, "m", List.of(), List.of()))
+				.isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0 (none) or positive");
+		byte[] frame = new CallFrame(CallFrame.Mode.CALL, 1, 1, 5, "m", List.of(), List.of()).encode();
+		// The deadline follows the header, the head's size, the id and the object.
+		java.nio.ByteBuffer.wrap(frame).putLong(FrameHeaderCodec.SIZE + 4 + 16, -7);
+		assertThatThrownBy(() -> CallFrame.decode(frame)).isInstanceOf(CodecException.class).hasMessageContaining("its timeout is -7 ns");
+	}
+
+	@Test
 	void malformedCallsAndAnswersAreRefusedSayingWhatWasWrong() {
 		byte[] good = new CallFrame(CallFrame.Mode.CALL, 1, 1, "m", List.of(), List.of(ByteBuffer.allocate(8))).encode();
 		assertThatThrownBy(() -> CallFrame.decode(Arrays.copyOf(good, good.length - 2)))

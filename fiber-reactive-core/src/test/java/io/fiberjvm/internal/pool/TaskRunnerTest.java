@@ -95,7 +95,8 @@ class TaskRunnerTest {
 		FiberFunction<Integer, Integer> sleeps = x -> {
 			if (x == 1) {
 				try {
-					Thread.sleep(60_000);
+					// Waits for its interrupt, a minute at most.
+				new CountDownLatch(1).await(60, java.util.concurrent.TimeUnit.SECONDS);
 				}
 				catch (InterruptedException e) {
 					throw new IllegalStateException("interrupted", e);
@@ -162,7 +163,8 @@ class TaskRunnerTest {
 		FiberFunction<Integer, Integer> waits = x -> {
 			started.countDown();
 			try {
-				Thread.sleep(60_000);
+				// Waits for its interrupt, a minute at most.
+				new CountDownLatch(1).await(60, java.util.concurrent.TimeUnit.SECONDS);
 				return 1;
 			}
 			catch (InterruptedException e) {

@@ -8,7 +8,6 @@ import io.rsocket.RSocket;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.Sinks;
 
 import io.fiberjvm.transport.Endpoint;
 import io.fiberjvm.transport.RejectedConnection;
@@ -21,11 +20,11 @@ final class RSocketServerHandle implements TransportServer {
 	private final ListeningChannel channel;
 	/** The Unix domain socket beside the TCP port, for peers on this machine; null when it has none. */
 	private final @Nullable ListeningChannel local;
-	private final Sinks.Many<RejectedConnection> rejections;
+	private final RejectionFeed rejections;
 	private final Set<RSocket> peers;
 	private final ServerCounters counters;
 
-	RSocketServerHandle(ListeningChannel channel, @Nullable ListeningChannel local, Sinks.Many<RejectedConnection> rejections,
+	RSocketServerHandle(ListeningChannel channel, @Nullable ListeningChannel local, RejectionFeed rejections,
 			Set<RSocket> peers, ServerCounters counters) {
 		this.channel = channel;
 		this.local = local;
@@ -64,7 +63,7 @@ final class RSocketServerHandle implements TransportServer {
 		}
 		// Closing the listening socket leaves accepted connections open; close them too.
 		new ArrayList<>(peers).forEach(RSocket::dispose);
-		rejections.tryEmitComplete();
+		rejections.complete();
 	}
 
 	@Override

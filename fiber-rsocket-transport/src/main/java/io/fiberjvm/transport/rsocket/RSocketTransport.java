@@ -20,10 +20,10 @@ import io.rsocket.core.RSocketServer;
 import io.rsocket.exceptions.RejectedSetupException;
 import io.rsocket.frame.decoder.PayloadDecoder;
 import io.rsocket.util.DefaultPayload;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.Sinks;
 import reactor.netty.tcp.TcpClient;
 import reactor.netty.tcp.TcpServer;
 
@@ -31,7 +31,6 @@ import io.fiberjvm.transport.Acceptor;
 import io.fiberjvm.transport.Connection;
 import io.fiberjvm.transport.ConnectionRejectedException;
 import io.fiberjvm.transport.Endpoint;
-import io.fiberjvm.transport.RejectedConnection;
 import io.fiberjvm.transport.Router;
 import io.fiberjvm.transport.Transport;
 import io.fiberjvm.transport.TransportServer;
@@ -53,10 +52,16 @@ public final class RSocketTransport implements Transport {
 
 	private final TransportSettings settings;
 	private final SecretProof proof;
+	/** TLS for connections over the network, when the settings ask for it; local sockets stay on this machine. */
+	private final @Nullable TlsContexts tls;
 
 	public RSocketTransport(TransportSettings settings) {
 		this.settings = Objects.requireNonNull(settings, "settings");
 		this.proof = new SecretProof(settings.secret());
+		// A handshake is bounded like a silent peer: by the keep-alive timeout, and no less than 10 s.
+		this.tls = settings.tls() ? TlsContexts.forRun(settings.secret(),
+				settings.keepAliveTimeout().compareTo(java.time.Duration.ofSeconds(10)) > 0 ? settings.keepAliveTimeout()
+						: java.time.Duration.ofSeconds(10)) : null;
 	}
 
 	@Override
@@ -64,10 +69,10 @@ public final class RSocketTransport implements Transport {
 		Objects.requireNonNull(endpoint, "endpoint");
 		Objects.requireNonNull(acceptor, "acceptor");
 		return Mono.defer(() -> {
-			Sinks.Many<RejectedConnection> rejections = Sinks.many().multicast().directBestEffort();
+			RejectionFeed rejections = new RejectionFeed();
 			Set<RSocket> peers = ConcurrentHashMap.newKeySet();
 			ServerCounters counters = new ServerCounters();
-			SocketAcceptor socketAcceptor = (setup, requester) -> accept(setup, requester, acceptor, rejections)
+			SocketAcceptor socketAcceptor = (setup, requester) -> accept(setup, requester, acceptor)
 					.doOnNext(responder -> {
 						counters.accepted.increment();
 						peers.add(requester);
@@ -78,7 +83,7 @@ public final class RSocketTransport implements Transport {
 					counters.local.increment();
 				}
 				return new WatchedConnection(connection, input, settings.keepAliveTimeout(), counters,
-						(address, reason) -> reject(rejections, address, reason));
+						rejections::report);
 			};
 			Function<TcpServer, Mono<ListeningChannel>> serve = tcp -> RSocketServer.create(socketAcceptor)
 					.fragment(fragmentSize())
@@ -87,7 +92,8 @@ public final class RSocketTransport implements Transport {
 					.payloadDecoder(PayloadDecoder.ZERO_COPY)
 					.bind(TcpFraming.server(tcp.childOption(ChannelOption.ALLOCATOR, ReassemblingAllocator.INSTANCE), settings.maxFrameSize(),
 							watch));
-			return serve.apply(TcpServer.create().host(endpoint.host()).port(endpoint.port()))
+			TcpServer network = TcpServer.create().host(endpoint.host()).port(endpoint.port());
+			return serve.apply(tls != null ? tls.secure(network) : network)
 					.flatMap(channel -> Mono.defer(() -> local(serve, endpoint.host(), channel.address().getPort()))
 							.map(local -> new RSocketServerHandle(channel, local, rejections, peers, counters))
 							.defaultIfEmpty(new RSocketServerHandle(channel, null, rejections, peers, counters))
@@ -115,8 +121,7 @@ public final class RSocketTransport implements Transport {
 		});
 	}
 
-	private Mono<RSocket> accept(ConnectionSetupPayload setup, RSocket requester, Acceptor acceptor,
-			Sinks.Many<RejectedConnection> rejections) {
+	private Mono<RSocket> accept(ConnectionSetupPayload setup, RSocket requester, Acceptor acceptor) {
 		byte[] presented = Frames.bytes(setup.retain());
 		String peer = setup.hasMetadata() ? setup.getMetadataUtf8() : "";
 		String refusal = peer.isEmpty() ? "the setup frame names no peer" : proof.refusal(presented, peer);
@@ -134,11 +139,6 @@ public final class RSocketTransport implements Transport {
 		}
 	}
 
-	private static void reject(Sinks.Many<RejectedConnection> rejections, String address, String reason) {
-		log.warn("refused connection from {}: {}", address, reason);
-		rejections.tryEmitNext(new RejectedConnection(address, reason));
-	}
-
 	/**
 	 * The largest fragment a payload is cut into: the frame limit, and no more than 960 KiB. RSocket queues all
 	 * of a payload's fragments at once; keep-alives pass between them, other streams of the connection wait.
@@ -153,7 +153,8 @@ public final class RSocketTransport implements Transport {
 		Objects.requireNonNull(peerName, "peerName");
 		Objects.requireNonNull(router, "router");
 		List<DomainSocketAddress> local = LocalSockets.forPeer(settings.secret(), endpoint.host(), endpoint.port());
-		Mono<Connection> attempt = connect(endpoint, peerName, router, TcpClient.create().host(endpoint.host()).port(endpoint.port()));
+		TcpClient network = TcpClient.create().host(endpoint.host()).port(endpoint.port());
+		Mono<Connection> attempt = connect(endpoint, peerName, router, tls != null ? tls.secure(network) : network);
 		// A server of the run on this machine is reached through its local socket when it has one; TCP otherwise.
 		for (int i = local.size() - 1; i >= 0; i--) {
 			DomainSocketAddress name = local.get(i);

@@ -15,7 +15,8 @@ import reactor.core.publisher.Mono;
 /**
  * A server-side raw connection that reports, once, why it was refused or cut off for what its peer sent: a setup
  * refused, bytes that are not RSocket frames (a first frame that is not a setup frame, a frame cut short by the
- * close, a frame over the limit, a malformed one), or no whole frame within the first-frame timeout; and counts the
+ * close, a frame over the limit, a malformed one, a setup frame whose fields run past its end), or no whole frame
+ * within the first-frame timeout; and counts the
  * bytes of the frames it reads and writes. A connection whose first frame was a setup that was accepted is not
  * reported when it closes, nor is one that closes having sent nothing.
  */
@@ -28,6 +29,8 @@ final class WatchedConnection implements DuplexConnection {
 	private final AtomicBoolean reported = new AtomicBoolean();
 	private final Duration firstFrameTimeout;
 	private final long opened = System.nanoTime();
+	/** Whether the first frame was read; only the connection's reading thread touches it. */
+	private boolean firstRead;
 
 	WatchedConnection(DuplexConnection delegate, PeerInput input, Duration firstFrameTimeout, ServerCounters counters,
 			BiConsumer<String, String> report) {
@@ -68,15 +71,26 @@ final class WatchedConnection implements DuplexConnection {
 	@Override
 	public Flux<ByteBuf> receive() {
 		return delegate.receive()
-				.doOnNext(frame -> counters.bytesReceived.add(frame.readableBytes()))
-				.doOnError(error -> {
-					if (error instanceof java.io.IOException) {
-						// A reset or broken pipe is a peer going away, not bad input.
-						return;
+				.doOnNext(frame -> {
+					counters.bytesReceived.add(frame.readableBytes());
+					if (!firstRead) {
+						firstRead = true;
+						String unreadable = SetupCheck.unreadable(frame);
+						if (unreadable != null) {
+							report("a setup frame RSocket cannot read (" + unreadable + ")");
+							// RSocket drops such a setup without a word; the peer must learn it was cut off.
+							delegate.dispose();
+						}
 					}
+				})
+				// A reset or broken pipe is a peer going away, not bad input: it goes on to RSocket as it is.
+				.onErrorResume(error -> !(error instanceof java.io.IOException), error -> {
 					report("malformed input: " + describe(error));
 					// RSocket stops reading but may leave the socket open; the peer must learn it was cut off.
 					delegate.dispose();
+					// Said once above: RSocket's readers of a refused connection, some with no error handler, see it end
+					// rather than log the peer's bytes as an error of this process.
+					return Flux.empty();
 				});
 	}
 

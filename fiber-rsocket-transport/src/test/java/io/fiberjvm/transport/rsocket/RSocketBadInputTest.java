@@ -90,6 +90,11 @@ class RSocketBadInputTest {
 
 	@Test
 	void theRejectedCountIsExactlyTheConnectionsRefusedOrCutOffForWhatTheySent() throws Exception {
+		// A connection that sends nothing is cut off at the first-frame timeout, and counted then. It is opened first,
+		// so that its wait runs beside the burst of connections below rather than behind whatever the server still has
+		// of it to work through.
+		Socket silent = new Socket(server.address().host(), server.address().port());
+		silent.setSoTimeout(30_000);
 		// Peers that speak RSocket and close as they will, and connections that send nothing: none is counted.
 		for (int i = 0; i < 30; i++) {
 			Connection good = new RSocketTransport(settings).connect(server.address(), "good-" + i, Router.none()).block(Duration.ofSeconds(10));
@@ -119,14 +124,15 @@ class RSocketBadInputTest {
 			// A length prefix cut short.
 			sendAndClose(new byte[] {0, 1});
 		}
+		for (int i = 0; i < 20; i++, bad++) {
+			sendAndClose(setupWithMimeTypePastItsEnd());
+		}
 		for (int i = 0; i < 5; i++, bad++) {
 			RSocket raw = rawClient(new SecretProof("another run's secret").setupFor("raw"), LIMIT);
 			StepVerifier.create(raw.requestResponse(DefaultPayload.create("hi", "echo"))).expectError().verify(Duration.ofSeconds(10));
 			raw.dispose();
 		}
-		// A connection that sends nothing is cut off at the first-frame timeout, and counted then.
-		try (Socket silent = new Socket(server.address().host(), server.address().port())) {
-			silent.setSoTimeout(15_000);
+		try (silent) {
 			assertClosedByServer(silent.getInputStream());
 		}
 		bad++;
@@ -137,6 +143,36 @@ class RSocketBadInputTest {
 		await().during(Duration.ofMillis(3500)).atMost(Duration.ofSeconds(10)).until(() -> server.stats().rejected() == expected);
 		assertThat(rejected).hasSize(expected);
 		assertThat(server.stats().accepted()).isEqualTo(30);
+		assertServerStillServes();
+	}
+
+	/**
+	 * A whole setup frame of version 1.0, as RSocket writes one, whose metadata MIME type's length runs 200 bytes past
+	 * the frame's end: RSocket cannot read it.
+	 */
+	private static byte[] setupWithMimeTypePastItsEnd() {
+		java.nio.ByteBuffer frame = java.nio.ByteBuffer.allocate(3 + 4 + 2 + 4 + 4 + 4 + 1 + 4);
+		int length = frame.capacity() - 3;
+		frame.put((byte) (length >> 16)).put((byte) (length >> 8)).put((byte) length);
+		// Stream 0; the setup frame's type in the top six bits of the flags word; version 1.0.
+		frame.putInt(0).putShort((short) (0x01 << 10)).putShort((short) 1).putShort((short) 0);
+		// Keep-alive interval and lifetime, then a MIME type said to be 200 bytes long, of which 4 follow.
+		frame.putInt(20_000).putInt(90_000).put((byte) 200).put("text".getBytes(StandardCharsets.US_ASCII));
+		return frame.array();
+	}
+
+	@Test
+	void aWholeSetupFrameRSocketCannotReadIsRefusedAndCounted() throws Exception {
+		try (Socket socket = new Socket(server.address().host(), server.address().port())) {
+			socket.setSoTimeout(15_000);
+			socket.getOutputStream().write(setupWithMimeTypePastItsEnd());
+			socket.getOutputStream().flush();
+			// Cut off, rather than left waiting for an answer that never comes.
+			assertClosedByServer(socket.getInputStream());
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> server.stats().rejected() == 1);
+		assertThat(rejected).singleElement().satisfies(refused -> assertThat(refused.reason()).contains("a setup frame RSocket cannot read"));
+		assertThat(server.stats().accepted()).isZero();
 		assertServerStillServes();
 	}
 
@@ -180,6 +216,11 @@ class RSocketBadInputTest {
 
 	@Test
 	void randomBytesCloseThatConnectionOnly() throws Exception {
+		// What a peer sent is said once, as a refusal: no error is left unhandled for Reactor to log as dropped.
+		ch.qos.logback.classic.Logger dropped = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("reactor.core.publisher.Operators");
+		ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logged = new ch.qos.logback.core.read.ListAppender<>();
+		logged.start();
+		dropped.addAppender(logged);
 		byte[] garbage = new byte[4096];
 		new Random(42).nextBytes(garbage);
 		// A small length prefix, so the server reads a whole "frame" of garbage at once.
@@ -196,6 +237,8 @@ class RSocketBadInputTest {
 		await().atMost(Duration.ofSeconds(10)).until(() -> !rejected.isEmpty());
 		assertThat(rejected.get(0).remoteAddress()).contains("127.0.0.1");
 		assertServerStillServes();
+		dropped.detachAppender(logged);
+		assertThat(logged.list).isEmpty();
 	}
 
 	@Test

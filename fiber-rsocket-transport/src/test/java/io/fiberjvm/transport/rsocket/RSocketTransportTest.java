@@ -1,7 +1,7 @@
 package io.fiberjvm.transport.rsocket;
 
 import io.fiberjvm.transport.Transport;
-import io.fiberjvm.transport.TransportContract;
+import io.fiberjvm.testkit.TransportContract;
 import io.fiberjvm.transport.TransportSettings;
 
 /** The transport contract over real RSocket TCP connections on loopback. */

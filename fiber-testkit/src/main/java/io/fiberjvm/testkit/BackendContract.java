@@ -1,4 +1,4 @@
-package io.fiberjvm.backend;
+package io.fiberjvm.testkit;
 
 import java.time.Duration;
 import java.util.List;
@@ -7,7 +7,10 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import org.junit.jupiter.api.Test;
 
+import io.fiberjvm.backend.Backend;
+import io.fiberjvm.backend.Job;
 import io.fiberjvm.backend.JobSpec;
+import io.fiberjvm.backend.JobStatus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
