@@ -80,7 +80,13 @@ class CrossProcessTransportTest {
 				.verifyComplete();
 		// A stopped process keeps its socket open; only missing keep-alives can reveal it.
 		child.signal("STOP");
-		StepVerifier.create(peer.onClose()).expectComplete().verify(Duration.ofSeconds(30));
+		try {
+			StepVerifier.create(peer.onClose()).expectComplete().verify(Duration.ofSeconds(30));
+		}
+		catch (AssertionError notClosed) {
+			// Reactor's parallel workers tick the keep-alive watch: their stacks say what held it up.
+			throw new AssertionError(notClosed.getMessage() + "; this JVM's threads:\n" + ThreadDump.all(), notClosed);
+		}
 		assertThat(peer.isDisposed()).isTrue();
 	}
 }
