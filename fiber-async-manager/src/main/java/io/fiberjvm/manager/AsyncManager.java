@@ -29,7 +29,9 @@ import io.fiberjvm.Fiber;
  * <li>An exception thrown by the object arrives as the Mono's error, a {@link io.fiberjvm.RemoteException}
  * with the remote type, message and stack trace.</li>
  * <li>When the manager process ends (killed, crashed, closed) or its connection is lost, pending calls
- * fail with {@link ManagerLostException}, and so do later ones.</li>
+ * fail with {@link ManagerLostException}, and so do later ones; unless the manager was started with a
+ * {@link ManagerRestarts} policy with a restart left: then it is restarted as {@link #restart()} does, pending calls
+ * fail with {@link ManagerRestartedException} saying why, and later calls run in the new process.</li>
  * <li>A call may have a deadline ({@link ManagerCall#callTimeout}, {@link #callTimeout}), counted from when it starts
  * running: past it the manager interrupts the call, which fails with {@link CallTimeoutException}. A call that does
  * not stop within {@code task-timeout-grace} (default 5 s) of its interrupt fails all the same, and its object is
@@ -78,7 +80,8 @@ public interface AsyncManager extends Manager {
 	 * fail; take new ones once the restart completes. {@link #stats()} counts calls across restarts; its shared-call
 	 * figures are the process's own, from 0 again once the new one reports. A restart asked for while another runs
 	 * joins it; one asked for once it completed is a new one. A manager that was closed or lost cannot be restarted
-	 * (it fails with {@link ManagerLostException}). If the new process cannot start, the manager is lost with that
+	 * (it fails with {@link ManagerLostException}). If the new process cannot start, that is a loss: the manager's
+	 * {@link ManagerRestarts} policy restarts it again if it has a restart left, else the manager is lost with that
 	 * error.
 	 */
 	Mono<Void> restart();

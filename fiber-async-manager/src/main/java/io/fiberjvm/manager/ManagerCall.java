@@ -32,18 +32,21 @@ public final class ManagerCall {
 	private final ResourceSpec resources;
 	/** Each call's deadline, in nanoseconds; 0 for none. */
 	private final long timeoutNanos;
+	private final ManagerRestarts restarts;
 
 	private ManagerCall(RuntimeContext runtime, Map<String, Registration> registrations, @Nullable String name, ResourceSpec resources,
-			long timeoutNanos) {
+			long timeoutNanos, ManagerRestarts restarts) {
 		this.runtime = runtime;
 		this.registrations = registrations;
 		this.name = name;
 		this.resources = resources;
 		this.timeoutNanos = timeoutNanos;
+		this.restarts = restarts;
 	}
 
 	static ManagerCall of(Fiber fiber) {
-		return new ManagerCall(Objects.requireNonNull(fiber, "fiber").runtime(), Map.of(), null, ResourceSpec.NONE, 0);
+		return new ManagerCall(Objects.requireNonNull(fiber, "fiber").runtime(), Map.of(), null, ResourceSpec.NONE, 0,
+				ManagerRestarts.none());
 	}
 
 	/**
@@ -56,7 +59,7 @@ public final class ManagerCall {
 		Registration registration = Registration.check(asyncInterface, implementation);
 		Map<String, Registration> more = new LinkedHashMap<>(registrations);
 		more.put(registration.asyncInterface(), registration);
-		return new ManagerCall(runtime, Map.copyOf(more), name, resources, timeoutNanos);
+		return new ManagerCall(runtime, Map.copyOf(more), name, resources, timeoutNanos, restarts);
 	}
 
 	/**
@@ -74,7 +77,7 @@ public final class ManagerCall {
 		Registration registration = Registration.check(asyncInterface, implementation).withFactory(bytes, allow);
 		Map<String, Registration> more = new LinkedHashMap<>(registrations);
 		more.put(registration.asyncInterface(), registration);
-		return new ManagerCall(runtime, Map.copyOf(more), name, resources, timeoutNanos);
+		return new ManagerCall(runtime, Map.copyOf(more), name, resources, timeoutNanos, restarts);
 	}
 
 	/** Names the manager; its process is named after it. */
@@ -83,28 +86,28 @@ public final class ManagerCall {
 		if (name.isBlank()) {
 			throw new IllegalArgumentException("a manager name must not be blank");
 		}
-		return new ManagerCall(runtime, registrations, name, resources, timeoutNanos);
+		return new ManagerCall(runtime, registrations, name, resources, timeoutNanos, restarts);
 	}
 
 	/** Cores for the manager process (fractions allowed). */
 	public ManagerCall cpu(double cpu) {
-		return new ManagerCall(runtime, registrations, name, resources.withCpu(cpu), timeoutNanos);
+		return new ManagerCall(runtime, registrations, name, resources.withCpu(cpu), timeoutNanos, restarts);
 	}
 
 	/** Memory for the manager process, as a size ({@code 512Mi}, {@code 2Gi}). */
 	public ManagerCall memory(String memory) {
-		return new ManagerCall(runtime, registrations, name, resources.withMemory(memory), timeoutNanos);
+		return new ManagerCall(runtime, registrations, name, resources.withMemory(memory), timeoutNanos, restarts);
 	}
 
 	/** Whole GPUs for the manager process. */
 	public ManagerCall gpu(int gpu) {
-		return new ManagerCall(runtime, registrations, name, resources.withGpu(gpu), timeoutNanos);
+		return new ManagerCall(runtime, registrations, name, resources.withGpu(gpu), timeoutNanos, restarts);
 	}
 
 	/** Where the manager process may run on a cluster, laid over the configured placement. */
 	public ManagerCall placement(io.fiberjvm.Placement placement) {
 		return new ManagerCall(runtime, registrations, name, resources.withPlacement(Objects.requireNonNull(placement, "placement")),
-				timeoutNanos);
+				timeoutNanos, restarts);
 	}
 
 	/**
@@ -115,14 +118,22 @@ public final class ManagerCall {
 	 * @throws IllegalArgumentException if {@code timeout} is negative or longer than a JVM can time
 	 */
 	public ManagerCall callTimeout(Duration timeout) {
-		return new ManagerCall(runtime, registrations, name, resources, Deadlines.nanos(timeout, "a call timeout"));
+		return new ManagerCall(runtime, registrations, name, resources, Deadlines.nanos(timeout, "a call timeout"), restarts);
+	}
+
+	/**
+	 * How the manager comes back when its process is lost ({@link ManagerRestarts}); {@link ManagerRestarts#none()},
+	 * the default, leaves it lost.
+	 */
+	public ManagerCall restarts(ManagerRestarts restarts) {
+		return new ManagerCall(runtime, registrations, name, resources, timeoutNanos, Objects.requireNonNull(restarts, "restarts"));
 	}
 
 	/** Starts the manager process when subscribed; emits the manager once it takes calls. With nothing registered it hosts shared objects only. */
 	public Mono<AsyncManager> start() {
 		return Mono.defer(() -> {
 			String managerName = name != null ? name : "manager" + NAMES.incrementAndGet();
-			ManagerSession session = new ManagerSession(managerName, registrations, resources, runtime);
+			ManagerSession session = new ManagerSession(managerName, registrations, resources, runtime, restarts);
 			return session.start()
 					.thenReturn((AsyncManager) new ManagerHandle(session, timeoutNanos))
 					.doOnError(error -> session.dispose())

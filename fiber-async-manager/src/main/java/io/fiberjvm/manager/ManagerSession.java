@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
@@ -57,9 +59,17 @@ final class ManagerSession {
 	/** Where the last process that was ready serves its shared objects, and under which prefix. */
 	private volatile @Nullable SharedAddress shared;
 	private final ObjectProxies proxies;
+	/** The automatic restarts made within the policy's window; under the lock. */
+	private final RestartBudget budget;
+	private final boolean restartsWhenLost;
+	/** Restarts begun, asked for or automatic. */
+	private final AtomicLong restarts = new AtomicLong();
 
-	ManagerSession(String name, Map<String, Registration> registrations, ResourceSpec resources, RuntimeContext runtime) {
+	ManagerSession(String name, Map<String, Registration> registrations, ResourceSpec resources, RuntimeContext runtime,
+			ManagerRestarts policy) {
 		this.name = name;
+		this.budget = new RestartBudget(policy, () -> ThreadLocalRandom.current().nextDouble());
+		this.restartsWhenLost = policy.maxRestarts() > 0;
 		this.registrations = registrations;
 		this.resources = resources;
 		this.values = runtime.values();
@@ -91,6 +101,12 @@ final class ManagerSession {
 	/** Starts the process of {@code link}; completes once it took its session and the calls held for it went down. */
 	private Mono<Void> launch(ManagerLink link) {
 		return Mono.defer(() -> {
+			synchronized (this) {
+				// Closed while a restart waited its backoff: nothing to start.
+				if (lost != null) {
+					return Mono.error(lost.error(name, "; it is not started again"));
+				}
+			}
 			String route = link.sessionPrefix + "session";
 			link.served = runtime.serve(link.sessionPrefix, Routes.empty().withChannel(route, reader(), answers -> attach(link, answers)));
 			Duration startTimeout = runtime.config().get(ConfigKeys.START_TIMEOUT);
@@ -121,10 +137,42 @@ final class ManagerSession {
 	}
 
 	private void exited(ManagerLink link, int code, @Nullable Throwable error) {
-		// A process a restart replaced was stopped on purpose: its end is not the manager's.
-		if (lost(link, "its process ended: " + ProcessEndings.describe(code, error), error)) {
+		if (ended(link, "its process ended: " + ProcessEndings.describe(code, error), error)) {
 			closed.tryEmitEmpty();
 		}
+	}
+
+	/**
+	 * The process of {@code link} is gone, for {@code why}, without the manager being closed: it is restarted when the
+	 * policy has a restart left, else the manager is lost. True when the manager is lost (or closed) now; false when
+	 * it is being restarted, or a restart had replaced {@code link} already (a process stopped on purpose: its end is
+	 * not the manager's).
+	 */
+	private boolean ended(ManagerLink link, String why, @Nullable Throwable cause) {
+		PreparedRestart restart = null;
+		String spent = "";
+		synchronized (this) {
+			if (link != current) {
+				return false;
+			}
+			if (lost == null && restartsWhenLost) {
+				long wait = budget.take(System.nanoTime());
+				if (wait >= 0) {
+					restart = prepare(Duration.ofNanos(wait));
+				}
+				else {
+					spent = "; " + budget.spent();
+				}
+			}
+		}
+		if (restart == null) {
+			return lost(link, why + spent, cause);
+		}
+		long number = restart.number();
+		restart.begin(call -> new ManagerRestartedException("manager " + name + " lost its process (" + why + ") and was restarted (restart "
+				+ number + "); " + call.what() + " did not complete, and its object's state was reset: it is made again from its constructor arguments"))
+				.subscribe(done -> { }, error -> { });
+		return false;
 	}
 
 	/**
@@ -159,11 +207,11 @@ final class ManagerSession {
 			running = link.process;
 		}
 		if (running == null) {
-			lost(link, why, null);
+			ended(link, why, null);
 			return;
 		}
-		// exited() loses it first, for the process's end, if that comes within the wait.
-		Mono.delay(ManagerLink.EXIT_WAIT).subscribe(tick -> lost(link, why, null));
+		// exited() ends it first, for the process's end, if that comes within the wait.
+		Mono.delay(ManagerLink.EXIT_WAIT).subscribe(tick -> ended(link, why, null));
 	}
 
 	/** The process of {@code link} sent its ready word: the objects are made again, then the calls held go down. */
@@ -280,7 +328,7 @@ final class ManagerSession {
 	}
 
 	ManagerStats stats() {
-		return pending.stats(sharedCalls);
+		return pending.stats(sharedCalls, restarts.get());
 	}
 
 	Flux<Duration> callLatencies() {
@@ -324,36 +372,39 @@ final class ManagerSession {
 
 	Mono<Void> restart() {
 		return Mono.defer(() -> {
-			ManagerLink old;
-			ManagerLink link;
-			FluxSink<byte[]> sink;
-			List<PendingCalls.Call> cut;
-			Mono<Void> run;
+			PreparedRestart restart;
 			synchronized (this) {
 				if (restarting != null && lost == null) {
 					return restarting;
 				}
-				old = current;
-				link = next();
-				sink = old == null ? null : old.out;
-				// Taken under the lock: a call made from now on waits for the next process.
-				cut = pending.takeAll();
-				backlog.dropHeld();
-				run = launch(link)
-						.doOnError(error -> {
-							lost(null, "it could not be restarted (" + error.getMessage() + ")", error);
-							dispose();
-						})
-						.cache();
-				restarting = run;
+				restart = prepare(Duration.ZERO);
 			}
-			if (old != null) {
-				old.close(sink);
-			}
-			pending.failAll(cut, call -> new ManagerRestartedException("manager " + name + " was restarted; " + call.what()
+			return restart.begin(call -> new ManagerRestartedException("manager " + name + " was restarted; " + call.what()
 					+ " did not complete, and its object's state was reset: it is made again from its constructor arguments"));
-			return run;
 		});
+	}
+
+	/**
+	 * Under the lock: calls go to a new process from now on, started after {@code wait}; the calls pending are taken to
+	 * be failed. Refused once the manager is lost.
+	 */
+	private PreparedRestart prepare(Duration wait) {
+		ManagerLink old = current;
+		ManagerLink link = next();
+		long number = restarts.incrementAndGet();
+		// Taken under the lock: a call made from now on waits for the next process.
+		List<PendingCalls.Call> cut = pending.takeAll();
+		backlog.dropHeld();
+		Mono<Void> run = (wait.isZero() ? launch(link) : Mono.delay(wait).then(launch(link)))
+				.doOnError(error -> {
+					// A process that cannot start is one more loss: restarted again while the policy allows.
+					if (ended(link, "it could not be restarted (" + error.getMessage() + ")", error)) {
+						dispose();
+					}
+				})
+				.cache();
+		restarting = run;
+		return new PreparedRestart(old, cut, run, number, pending);
 	}
 
 	Mono<Void> closeAsync() {

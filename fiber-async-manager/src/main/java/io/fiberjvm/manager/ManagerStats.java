@@ -14,6 +14,9 @@ import java.time.Duration;
  * @param sharedFailed those that failed
  * @param sharedCallTime their summed time from arrival to answer in the manager (a shared queue's take
  *        includes its wait for an item)
+ * @param restarts the restarts begun since the manager started, asked for ({@link AsyncManager#restart()}) or made
+ *        by its {@link ManagerRestarts} policy after a loss
  */
-public record ManagerStats(long calls, long failed, int pending, long sharedCalls, long sharedFailed, Duration sharedCallTime) {
+public record ManagerStats(long calls, long failed, int pending, long sharedCalls, long sharedFailed, Duration sharedCallTime,
+		long restarts) {
 }

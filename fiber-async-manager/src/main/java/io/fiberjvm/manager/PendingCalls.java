@@ -125,8 +125,9 @@ final class PendingCalls {
 	}
 
 	/** The counts, with the manager's own report of the calls it served on shared objects. */
-	ManagerStats stats(SharedCallsFrame shared) {
-		return new ManagerStats(calls.get(), failed.get(), pending.size(), shared.calls(), shared.failed(), Duration.ofNanos(shared.nanos()));
+	ManagerStats stats(SharedCallsFrame shared, long restarts) {
+		return new ManagerStats(calls.get(), failed.get(), pending.size(), shared.calls(), shared.failed(), Duration.ofNanos(shared.nanos()),
+				restarts);
 	}
 
 	Flux<Duration> latencies() {

@@ -22,7 +22,8 @@ import io.fiberjvm.manager.Manager;
  * {@code fiber.manager.call.latency} fed by {@link Manager#callLatencies()} from {@link #bindTo} until
  * {@link #close()}. On its shared objects, from every process of the run: the counter
  * {@code fiber.manager.shared.calls.failed} and the function timer {@code fiber.manager.shared.calls}
- * (count and summed serving time, as the manager process last reported them). Counters and gauges are
+ * (count and summed serving time, as the manager process last reported them). The counter
+ * {@code fiber.manager.restarts} counts restarts, asked for or made by its restart policy. Counters and gauges are
  * read from {@link Manager#stats()} when scraped. Needs {@code io.fiberjvm:fiber-async-manager} on the
  * classpath.
  */
@@ -56,6 +57,8 @@ public final class FiberManagerMetrics implements MeterBinder, AutoCloseable {
 				.description("calls served on the manager's shared objects, from any process of the run").tags(tags).register(registry);
 		FunctionCounter.builder("fiber.manager.shared.calls.failed", registry, r -> manager.stats().sharedFailed())
 				.description("calls on shared objects that failed").tags(tags).register(registry);
+		FunctionCounter.builder("fiber.manager.restarts", registry, r -> manager.stats().restarts())
+				.description("restarts of the manager's process, asked for or after a loss").tags(tags).register(registry);
 		Timer latency = Timer.builder("fiber.manager.call.latency").description("a call's time from sending to its answer")
 				.tags(tags).register(registry);
 		feed = manager.callLatencies().subscribe(latency::record);

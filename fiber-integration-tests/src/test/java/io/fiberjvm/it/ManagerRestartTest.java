@@ -1,0 +1,139 @@
+package io.fiberjvm.it;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import reactor.core.publisher.Mono;
+import reactor.test.StepVerifier;
+
+import io.fiberjvm.Fiber;
+import io.fiberjvm.FiberProcess;
+import io.fiberjvm.it.ManagerDeadlineTest.Env;
+import io.fiberjvm.it.ManagerDeadlineTest.Sim;
+import io.fiberjvm.manager.AsyncManager;
+import io.fiberjvm.manager.ManagerLostException;
+import io.fiberjvm.manager.ManagerRestartedException;
+import io.fiberjvm.manager.ManagerRestarts;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** A manager's restart policy over real manager JVMs, SIGKILLed mid-call. */
+@Timeout(300)
+class ManagerRestartTest {
+
+	private static final Duration LONG = Duration.ofMinutes(2);
+
+	private Fiber fiber;
+
+	@BeforeAll
+	static void timeouts() {
+		StepVerifier.setDefaultTimeout(LONG);
+	}
+
+	@BeforeEach
+	void open() {
+		fiber = Fiber.open();
+	}
+
+	@AfterEach
+	void close() {
+		fiber.close();
+	}
+
+	private AsyncManager start(String name, ManagerRestarts restarts) {
+		return AsyncManager.on(fiber).register(Env.class, Sim.class).name(name).restarts(restarts).start().block(LONG);
+	}
+
+	private static void kill(FiberProcess process) {
+		ProcessHandle.of(process.pid().orElseThrow()).ifPresent(ProcessHandle::destroyForcibly);
+	}
+
+	@Test
+	void aManagerKilledMidCallComesBackWithItsObjectsMadeAgain() {
+		AsyncManager manager = start("comeback", ManagerRestarts.max(3).backoff(Duration.ofMillis(100)));
+		Env env = manager.create(Env.class, 10);
+		StepVerifier.create(env.step(1)).expectNext(11).verifyComplete();
+		FiberProcess before = manager.process();
+		Mono<Long> inFlight = env.sleep(60_000);
+		kill(before);
+
+		StepVerifier.create(inFlight)
+				.expectErrorSatisfies(error -> assertThat(error).isInstanceOf(ManagerRestartedException.class)
+						.hasMessageContaining("manager comeback lost its process (its process ended")
+						.hasMessageContaining("restart 1").hasMessageContaining("sleep on Env#1")
+						.hasMessageContaining("state was reset"))
+				.verify();
+		// Made again from its constructor argument: the total starts over in the new process.
+		StepVerifier.create(env.step(1)).expectNext(11).verifyComplete();
+		assertThat(manager.process().pid()).isNotEqualTo(before.pid());
+		assertThat(manager.isDisposed()).isFalse();
+		assertThat(manager.stats().restarts()).isEqualTo(1);
+		assertThat(manager.stats().pending()).isZero();
+	}
+
+	@Test
+	void callsMadeWhileTheRestartWaitsItsBackoffRunInTheNewProcess() {
+		AsyncManager manager = start("held", ManagerRestarts.max(3).backoff(Duration.ofSeconds(3)).jitter(0));
+		Env env = manager.create(Env.class, 20);
+		StepVerifier.create(env.step(1)).expectNext(21).verifyComplete();
+		kill(manager.process());
+		// Once the restart is decided, a call waits for the new process instead of failing.
+		await().atMost(LONG).until(() -> manager.stats().restarts() == 1);
+		Mono<Integer> held = env.step(2);
+		Env created = manager.create(Env.class, 40);
+		StepVerifier.create(held).expectNext(22).verifyComplete();
+		StepVerifier.create(created.step(1)).expectNext(41).verifyComplete();
+	}
+
+	@Test
+	void aManagerLostMoreOftenThanItsPolicyAllowsStaysLost() {
+		AsyncManager manager = start("spent", ManagerRestarts.max(1).within(Duration.ofMinutes(5)).backoff(Duration.ZERO));
+		Env env = manager.create(Env.class, 0);
+		kill(manager.process());
+		await().atMost(LONG).until(() -> manager.stats().restarts() == 1);
+		StepVerifier.create(env.step(1)).expectNext(1).verifyComplete();
+
+		kill(manager.process());
+		StepVerifier.create(manager.onClose()).verifyComplete();
+		StepVerifier.create(env.step(1))
+				.expectErrorSatisfies(error -> assertThat(error).isInstanceOf(ManagerLostException.class)
+						.hasMessageContaining("its process ended")
+						.hasMessageContaining("its restart policy allows 1 restart within PT5M"))
+				.verify();
+		assertThat(manager.isDisposed()).isTrue();
+		assertThat(manager.stats().restarts()).isEqualTo(1);
+	}
+
+	@Test
+	void aManagerClosedWhileItsRestartWaitsIsNotStartedAgain() {
+		AsyncManager manager = start("closing", ManagerRestarts.max(3).backoff(Duration.ofSeconds(30)).jitter(0));
+		Env env = manager.create(Env.class, 0);
+		Mono<Integer> held = env.step(1);
+		StepVerifier.create(held).expectNext(1).verifyComplete();
+		kill(manager.process());
+		await().atMost(LONG).until(() -> manager.stats().restarts() == 1);
+		Mono<Integer> waiting = env.step(1);
+
+		StepVerifier.create(manager.closeAsync()).verifyComplete();
+		StepVerifier.create(waiting)
+				.expectErrorSatisfies(error -> assertThat(error).isInstanceOf(ManagerLostException.class)
+						.hasMessageContaining("it was closed"))
+				.verify();
+		assertThat(manager.isDisposed()).isTrue();
+	}
+
+	@Test
+	void aClosedManagerIsNotRestarted() {
+		AsyncManager manager = start("closed", ManagerRestarts.max(3).backoff(Duration.ZERO));
+		Env env = manager.create(Env.class, 0);
+		StepVerifier.create(env.step(1)).expectNext(1).verifyComplete();
+		StepVerifier.create(manager.closeAsync()).verifyComplete();
+		StepVerifier.create(env.step(1)).expectError(ManagerLostException.class).verify();
+		assertThat(manager.stats().restarts()).isZero();
+	}
+}
