@@ -21,6 +21,7 @@ import io.fiberjvm.internal.runtime.RunStatusWriter;
 import io.fiberjvm.internal.share.SharedValues;
 import io.fiberjvm.pool.PoolBuilder;
 import io.fiberjvm.pool.PoolClosedException;
+import io.fiberjvm.pool.PoolScaling;
 import io.fiberjvm.queue.FiberPipe;
 import io.fiberjvm.queue.FiberQueue;
 import io.fiberjvm.ring.Ring;
@@ -184,6 +185,29 @@ public final class Fiber implements AsyncCloseable, Disposable {
 			throw new PoolClosedException(runtime.closedMessage("make a pool"));
 		}
 		return DefaultPoolBuilder.of(runtime, workers, "pool" + pools.incrementAndGet());
+	}
+
+	/**
+	 * An autoscaling pool of between {@code min} and {@code max} workers, with {@link PoolScaling}'s default times:
+	 * {@code fiber.pool(PoolScaling.between(min, max))}.
+	 *
+	 * @throws IllegalArgumentException if {@code min} is negative, {@code max} is not positive, or {@code min > max}
+	 */
+	public PoolBuilder pool(int min, int max) {
+		return pool(PoolScaling.between(min, max));
+	}
+
+	/**
+	 * An autoscaling pool, sized as {@code scaling} says ({@link PoolScaling}), to configure and {@link PoolBuilder#open() open}:
+	 * it starts with {@code scaling.min()} workers, adds workers while tasks wait longer than its queue time and retires
+	 * idle ones. {@link FiberPool#resize} sets the size it goes on from, within its bounds.
+	 */
+	public PoolBuilder pool(PoolScaling scaling) {
+		Objects.requireNonNull(scaling, "scaling");
+		if (runtime.isClosed()) {
+			throw new PoolClosedException(runtime.closedMessage("make a pool"));
+		}
+		return DefaultPoolBuilder.scaling(runtime, scaling, "pool" + pools.incrementAndGet());
 	}
 
 	/** Processes started by this runtime that have not ended yet. */

@@ -231,6 +231,10 @@ class PoolMetricsTest extends FiberPerTest {
 			assertThat(manager.stats().sharedCalls()).isEqualTo(26);
 			// Proxy calls are counted on their own.
 			assertThat(manager.stats().calls()).isEqualTo(13);
+
+			assertThat(registry.get("fiber.manager.restarts").tag("manager", "tallies").functionCounter().count()).isZero();
+			manager.restart().block(LONG);
+			assertThat(registry.get("fiber.manager.restarts").tag("manager", "tallies").functionCounter().count()).isEqualTo(1);
 		}
 		finally {
 			manager.close();

@@ -164,8 +164,9 @@ class QueueTest extends FiberPerTest {
 			runs.add(shares);
 		}
 		work.close();
-		// Within 5% of even, each run.
-		assertThat(runs).allSatisfy(shares -> assertThat(IntStream.of(shares).boxed().toList()).allSatisfy(n -> assertThat(n).isBetween(570, 630)));
+		// Within 10% of even, each run (unfair sharing gave 477 to 838): a consumer whose JVM stalls past 200 ms, as on a
+		// loaded machine, is taken for one that stopped, and the others go on ahead of it meanwhile.
+		assertThat(runs).allSatisfy(shares -> assertThat(IntStream.of(shares).boxed().toList()).allSatisfy(n -> assertThat(n).isBetween(540, 660)));
 	}
 
 	/** Keeps the thread busy for {@code millis}. */

@@ -70,7 +70,7 @@ class RbacTest {
 			sleeper.terminate().block(LIMIT);
 			// The run's status for fiber ps, kept in a ConfigMap the master pod owns.
 			io.fiberjvm.backend.RunStatus status = new io.fiberjvm.backend.RunStatus("rbac", 1, "kubernetes", "2026-01-01T00:00:00Z", List.of(),
-					List.of(new io.fiberjvm.backend.RunStatus.Pool("p", 1, List.of())));
+					List.of(new io.fiberjvm.backend.RunStatus.Pool("p", 1, 1, 1, List.of())));
 			backend.publishStatus(status);
 			backend.publishStatus(new io.fiberjvm.backend.RunStatus("rbac", 1, "kubernetes", "2026-01-01T00:00:00Z", List.of(), List.of()));
 			var map = admin.configMaps().inNamespace(ns).withName(RunStatusMap.name("rbac")).get();

@@ -23,7 +23,7 @@ class RunStatusMapTest {
 				.mapToObj(i -> new RunStatus.Worker("crunch-w" + i, "crunch-" + (i / 32), "working")).toList();
 		return new RunStatus("r1", 7, "kubernetes", "2026-11-23T05:00:00Z",
 				List.of(new RunStatus.Process("crunch-0", "crunch-0-r1-x", -1, "running")),
-				List.of(new RunStatus.Pool("crunch", workers, list)));
+				List.of(new RunStatus.Pool("crunch", workers, workers, workers, list)));
 	}
 
 	@Test

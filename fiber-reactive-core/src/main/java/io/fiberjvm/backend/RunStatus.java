@@ -47,10 +47,18 @@ public record RunStatus(String run, long pid, String backend, String started, Li
 	 * One pool.
 	 *
 	 * @param name its name
-	 * @param target the number of workers it keeps
+	 * @param target the number of workers it keeps now
+	 * @param min the fewest it keeps: {@code target} unless it scales
+	 * @param max the most it grows to: {@code target} unless it scales
 	 * @param workers its workers now
 	 */
-	public record Pool(String name, int target, List<Worker> workers) {
+	public record Pool(String name, int target, int min, int max, List<Worker> workers) {
+
+		/** Whether it sizes itself between {@code min} and {@code max}. */
+		public boolean scales() {
+			return min != max;
+		}
+
 
 		/** How many of its workers are working. */
 		public long working() {
@@ -96,7 +104,7 @@ public record RunStatus(String run, long pid, String backend, String started, Li
 	/** The same status without the pools' worker lists, for where a long list does not fit. */
 	public RunStatus withoutWorkers() {
 		return new RunStatus(run, pid, backend, started, processes,
-				pools.stream().map(p -> new Pool(p.name(), p.target(), List.of())).toList());
+				pools.stream().map(p -> new Pool(p.name(), p.target(), p.min(), p.max(), List.of())).toList());
 	}
 
 	/** The directory runs keep their status in under {@code config}: {@code runs-dir}, else {@code java.io.tmpdir/fiber-runs}. */

@@ -20,7 +20,11 @@ package io.fiberjvm.pool;
  *     when it held more than one unanswered task (or the workers of its process did together), since any of them
  *     may have been the one it was running; each then runs alone, so that only a task that kills its worker is
  *     charged
+ * @param minWorkers the fewest workers the pool keeps: {@code target} for a pool of a fixed size
+ * @param maxWorkers the most workers the pool grows to: {@code target} for a pool of a fixed size
+ * @param queueWait how long the task next to go has waited for a worker; zero when none waits
  */
 public record PoolStats(int workers, int target, long queued, long inFlight, long completed, long failed, long lost,
-		long retried, long workersStarted, long workersLost, long submitted, long workersReplaced, long requeued) {
+		long retried, long workersStarted, long workersLost, long submitted, long workersReplaced, long requeued,
+		int minWorkers, int maxWorkers, java.time.Duration queueWait) {
 }

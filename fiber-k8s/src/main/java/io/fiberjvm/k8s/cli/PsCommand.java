@@ -115,8 +115,8 @@ final class PsCommand implements Callable<Integer> {
 				+ "outside the cluster, has ended or has no pods now)";
 		boolean omitted = RunStatusMap.workersOmitted(map);
 		for (RunStatus.Pool pool : status.pools()) {
-			String state = !live ? gone : omitted ? pool.target() + " workers (too many to list)"
-					: pool.working() + " of " + pool.target() + " working";
+			String state = !live ? gone : omitted ? pool.target() + " workers (too many to list)" + scaling(pool)
+					: pool.working() + " of " + pool.target() + " working" + scaling(pool);
 			rows.add(new String[] {pool.name(), "pool", parent, state, "-", "-"});
 			if (!live) {
 				continue;
@@ -126,6 +126,11 @@ final class PsCommand implements Callable<Integer> {
 				rows.add(new String[] {worker.name(), "worker", host == null ? worker.process() : host.job(), worker.state(), "-", "-"});
 			}
 		}
+	}
+
+	/** The bounds of a pool that sizes itself, after its size; nothing for a pool of a fixed size. */
+	private static String scaling(RunStatus.Pool pool) {
+		return pool.scales() ? ", scaling between " + pool.min() + " and " + pool.max() : "";
 	}
 
 	/** Whether a pod is there and has not ended. */
@@ -149,7 +154,7 @@ final class PsCommand implements Callable<Integer> {
 			}
 			for (RunStatus.Pool pool : status.pools()) {
 				rows.add(new String[] {status.run(), "pool", pool.name(), pool.working() + " of " + pool.target() + " working", "-",
-						pool.workers().size() + " workers"});
+						pool.workers().size() + " workers" + scaling(pool)});
 				for (RunStatus.Worker worker : pool.workers()) {
 					RunStatus.Process host = status.process(worker.process());
 					rows.add(new String[] {status.run(), "worker", worker.name(), worker.state(), host == null ? "-" : pid(host.pid()),

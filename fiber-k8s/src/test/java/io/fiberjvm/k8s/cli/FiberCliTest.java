@@ -140,7 +140,7 @@ class FiberCliTest {
 	@Test
 	void psShowsTheRunsOfStatusConfigMapsWhoseMasterIsGoneAsEndedAndAnUnreadableOnePlainly() {
 		io.fiberjvm.backend.RunStatus status = new io.fiberjvm.backend.RunStatus("z", 7, "kubernetes", "2026-11-23T05:00:00Z", List.of(),
-				List.of(new io.fiberjvm.backend.RunStatus.Pool("crunch", 2, List.of(new io.fiberjvm.backend.RunStatus.Worker("crunch-w1", "crunch-0",
+				List.of(new io.fiberjvm.backend.RunStatus.Pool("crunch", 2, 1, 4, List.of(new io.fiberjvm.backend.RunStatus.Worker("crunch-w1", "crunch-0",
 						"working")))));
 		client.configMaps().inNamespace(ns).resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withNewMetadata()
 				.withName("fiber-status-z").withLabels(Map.of("fiber-run", "z", io.fiberjvm.k8s.RunStatusMap.LABEL, "true")).endMetadata()

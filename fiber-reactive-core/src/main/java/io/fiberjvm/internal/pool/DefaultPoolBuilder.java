@@ -12,6 +12,7 @@ import io.fiberjvm.ResourceSpec;
 import io.fiberjvm.codec.ShippedValues;
 import io.fiberjvm.pool.FiberPool;
 import io.fiberjvm.pool.PoolBuilder;
+import io.fiberjvm.pool.PoolScaling;
 import io.fiberjvm.pool.WorkerLostException;
 import io.fiberjvm.runtime.RuntimeContext;
 
@@ -33,12 +34,15 @@ public final class DefaultPoolBuilder implements PoolBuilder {
 	private final long timeoutNanos;
 	private final RestartBackoff backoff;
 	private final int perProcess;
+	/** How the pool sizes itself, starting from {@code workers}; null for a fixed size. */
+	private final @Nullable PoolScaling scaling;
 
-	private DefaultPoolBuilder(RuntimeContext runtime, int workers, String name, ResourceSpec resources,
+	private DefaultPoolBuilder(RuntimeContext runtime, int workers, @Nullable PoolScaling scaling, String name, ResourceSpec resources,
 			@Nullable FiberRunnable initializer, boolean idempotent, Retry retry, int chunkSize, long timeoutNanos,
 			RestartBackoff backoff, int perProcess) {
 		this.runtime = runtime;
 		this.workers = workers;
+		this.scaling = scaling;
 		this.name = name;
 		this.resources = resources;
 		this.initializer = initializer;
@@ -56,7 +60,15 @@ public final class DefaultPoolBuilder implements PoolBuilder {
 		if (workers < 1) {
 			throw new IllegalArgumentException("a pool needs at least 1 worker, not " + workers);
 		}
-		return new DefaultPoolBuilder(runtime, workers, name, ResourceSpec.NONE, null, true, DEFAULT_RETRY, 0, 0,
+		return new DefaultPoolBuilder(runtime, workers, null, name, ResourceSpec.NONE, null, true, DEFAULT_RETRY, 0, 0,
+				RestartBackoff.DEFAULT, 1);
+	}
+
+	/** An autoscaling pool on {@code runtime}, sized as {@code scaling} says, named {@code name} unless told otherwise. */
+	public static PoolBuilder scaling(RuntimeContext runtime, PoolScaling scaling, String name) {
+		Objects.requireNonNull(runtime, "runtime");
+		Objects.requireNonNull(scaling, "scaling");
+		return new DefaultPoolBuilder(runtime, scaling.min(), scaling, name, ResourceSpec.NONE, null, true, DEFAULT_RETRY, 0, 0,
 				RestartBackoff.DEFAULT, 1);
 	}
 
@@ -66,7 +78,7 @@ public final class DefaultPoolBuilder implements PoolBuilder {
 		if (!name.matches("[A-Za-z0-9][A-Za-z0-9-]{0,30}")) {
 			throw new IllegalArgumentException("a pool name is 1 to 31 letters, digits and dashes, starting with a letter or digit; not '" + name + "'");
 		}
-		return new DefaultPoolBuilder(runtime, workers, name, resources, initializer, idempotent, retry, chunkSize, timeoutNanos, backoff, perProcess);
+		return new DefaultPoolBuilder(runtime, workers, scaling, name, resources, initializer, idempotent, retry, chunkSize, timeoutNanos, backoff, perProcess);
 	}
 
 	@Override
@@ -90,23 +102,23 @@ public final class DefaultPoolBuilder implements PoolBuilder {
 	}
 
 	private PoolBuilder withResources(ResourceSpec changed) {
-		return new DefaultPoolBuilder(runtime, workers, name, changed, initializer, idempotent, retry, chunkSize, timeoutNanos, backoff, perProcess);
+		return new DefaultPoolBuilder(runtime, workers, scaling, name, changed, initializer, idempotent, retry, chunkSize, timeoutNanos, backoff, perProcess);
 	}
 
 	@Override
 	public PoolBuilder initializer(FiberRunnable initializer) {
-		return new DefaultPoolBuilder(runtime, workers, name, resources, Objects.requireNonNull(initializer, "initializer"),
+		return new DefaultPoolBuilder(runtime, workers, scaling, name, resources, Objects.requireNonNull(initializer, "initializer"),
 				idempotent, retry, chunkSize, timeoutNanos, backoff, perProcess);
 	}
 
 	@Override
 	public PoolBuilder idempotent(boolean idempotent) {
-		return new DefaultPoolBuilder(runtime, workers, name, resources, initializer, idempotent, retry, chunkSize, timeoutNanos, backoff, perProcess);
+		return new DefaultPoolBuilder(runtime, workers, scaling, name, resources, initializer, idempotent, retry, chunkSize, timeoutNanos, backoff, perProcess);
 	}
 
 	@Override
 	public PoolBuilder retry(Retry retry) {
-		return new DefaultPoolBuilder(runtime, workers, name, resources, initializer, idempotent, Objects.requireNonNull(retry, "retry"),
+		return new DefaultPoolBuilder(runtime, workers, scaling, name, resources, initializer, idempotent, Objects.requireNonNull(retry, "retry"),
 				chunkSize, timeoutNanos, backoff, perProcess);
 	}
 
@@ -115,18 +127,18 @@ public final class DefaultPoolBuilder implements PoolBuilder {
 		if (tasks < 0) {
 			throw new IllegalArgumentException("chunk size " + tasks + " must be 0 (adaptive) or more");
 		}
-		return new DefaultPoolBuilder(runtime, workers, name, resources, initializer, idempotent, retry, tasks, timeoutNanos, backoff, perProcess);
+		return new DefaultPoolBuilder(runtime, workers, scaling, name, resources, initializer, idempotent, retry, tasks, timeoutNanos, backoff, perProcess);
 	}
 
 	@Override
 	public PoolBuilder taskTimeout(Duration timeout) {
-		return new DefaultPoolBuilder(runtime, workers, name, resources, initializer, idempotent, retry, chunkSize,
+		return new DefaultPoolBuilder(runtime, workers, scaling, name, resources, initializer, idempotent, retry, chunkSize,
 				ProcessPool.timeoutNanos(timeout), backoff, perProcess);
 	}
 
 	@Override
 	public PoolBuilder restartBackoff(Duration min, Duration max) {
-		return new DefaultPoolBuilder(runtime, workers, name, resources, initializer, idempotent, retry, chunkSize, timeoutNanos,
+		return new DefaultPoolBuilder(runtime, workers, scaling, name, resources, initializer, idempotent, retry, chunkSize, timeoutNanos,
 				new RestartBackoff(Objects.requireNonNull(min, "min"), Objects.requireNonNull(max, "max")), perProcess);
 	}
 
@@ -135,7 +147,7 @@ public final class DefaultPoolBuilder implements PoolBuilder {
 		if (workersPerProcess < 1) {
 			throw new IllegalArgumentException("workers per process must be at least 1, not " + workersPerProcess);
 		}
-		return new DefaultPoolBuilder(runtime, workers, name, resources, initializer, idempotent, retry, chunkSize, timeoutNanos, backoff,
+		return new DefaultPoolBuilder(runtime, workers, scaling, name, resources, initializer, idempotent, retry, chunkSize, timeoutNanos, backoff,
 				workersPerProcess);
 	}
 
@@ -148,7 +160,7 @@ public final class DefaultPoolBuilder implements PoolBuilder {
 			// Read back here, so a capture the workers would refuse fails now and not in every worker.
 			values.readFunction(init, initAllow, Runnable.class, "the pool's initializer");
 		}
-		PoolCore core = new PoolCore(runtime, name, workers, perProcess, resources, init, initAllow, backoff);
+		PoolCore core = new PoolCore(runtime, name, workers, scaling, perProcess, resources, init, initAllow, backoff);
 		core.open();
 		return new ProcessPool(core, idempotent, retry, chunkSize, timeoutNanos);
 	}

@@ -390,6 +390,11 @@ final class Dispatcher {
 		return new long[] {taking, queue.size(), inFlight, completed, failed, lost, requeued};
 	}
 
+	/** What the queue and the sessions look like at {@code now}, for the autoscaler. */
+	synchronized PoolLoad load(long now) {
+		return PoolLoad.of(queue, sessions.values(), now);
+	}
+
 	/** Under the lock: gives chunks to sessions that can take them, idle ones first. */
 	private void dispatch() {
 		ChunkPlacement.place(queue, sessions.values(), chunkBytes);

@@ -21,6 +21,7 @@ import io.fiberjvm.codec.CodecException;
 import io.fiberjvm.internal.LatencyFeed;
 import io.fiberjvm.internal.frames.ResultsFrame;
 import io.fiberjvm.pool.PoolClosedException;
+import io.fiberjvm.pool.PoolScaling;
 import io.fiberjvm.pool.PoolStats;
 import io.fiberjvm.runtime.RuntimeContext;
 import io.fiberjvm.transport.Routes;
@@ -40,6 +41,9 @@ final class PoolCore {
 	final TaskCodec codec;
 	final Dispatcher dispatcher;
 	private final WorkerFleet fleet;
+	/** How the pool sizes itself, or null for a pool of a fixed size. */
+	private final @Nullable PoolScaling scaling;
+	private final @Nullable PoolAutoscaler autoscaler;
 	private final AtomicLong taskIds = new AtomicLong();
 	final AtomicLong retried = new AtomicLong();
 	final AtomicLong submitted = new AtomicLong();
@@ -53,18 +57,20 @@ final class PoolCore {
 	 * @param initializer the Java-serialized initializer, or null
 	 * @param initializerAllow the pattern naming the initializer's package
 	 */
-	PoolCore(RuntimeContext runtime, String name, int size, int perProcess, ResourceSpec resources, byte @Nullable [] initializer,
-			List<String> initializerAllow, RestartBackoff backoff) {
+	PoolCore(RuntimeContext runtime, String name, int size, @Nullable PoolScaling scaling, int perProcess, ResourceSpec resources,
+			byte @Nullable [] initializer, List<String> initializerAllow, RestartBackoff backoff) {
 		this.runtime = runtime;
 		this.name = name;
 		this.prefix = "fiber.pool-" + Long.toString(RANDOM.nextLong() >>> 1, 36) + "/";
 		this.lifecycle = new PoolLifecycle(name, this::retireAll);
+		this.scaling = scaling;
 		this.codec = new TaskCodec(runtime.values(), runtime.maxFrameSize());
 		this.dispatcher = new Dispatcher(codec.chunkBytes(), codec::complete);
 		String sessions = prefix + "work/";
 		this.fleet = new WorkerFleet(runtime, name, size, perProcess, resources,
 				workers -> new PoolWorker(workers.stream().map(worker -> sessions + worker).toList(), initializer, initializerAllow),
 				backoff, dispatcher, lifecycle, this::finished);
+		this.autoscaler = scaling == null ? null : new PoolAutoscaler(name, scaling, dispatcher, fleet);
 	}
 
 	String name() {
@@ -90,6 +96,9 @@ final class PoolCore {
 			throw closing;
 		}
 		fleet.ensureWorkers();
+		if (autoscaler != null) {
+			autoscaler.start();
+		}
 	}
 
 	long nextTaskId() {
@@ -165,8 +174,13 @@ final class PoolCore {
 		return fleet.size();
 	}
 
+	/** On an autoscaling pool, sets the size it goes on scaling from, within its bounds. */
 	void resize(int workers) {
-		if (workers < 1) {
+		if (scaling != null && (workers < scaling.min() || workers > scaling.max())) {
+			throw new IllegalArgumentException("pool " + name + " scales between " + scaling.min() + " and " + scaling.max()
+					+ " workers; cannot resize it to " + workers);
+		}
+		if (scaling == null && workers < 1) {
 			throw new IllegalArgumentException("a pool needs at least 1 worker, not " + workers);
 		}
 		fleet.resize(workers);
@@ -177,19 +191,36 @@ final class PoolCore {
 	}
 
 	RunStatus.Pool status() {
-		return new RunStatus.Pool(name, fleet.size(), fleet.states());
+		return new RunStatus.Pool(name, fleet.size(), min(), max(), fleet.states());
 	}
 
 	PoolStats stats() {
 		long[] d = dispatcher.counters();
 		long[] f = fleet.counters();
 		return new PoolStats((int) d[0], fleet.size(), d[1], d[2], d[3], d[4], d[5], retried.get(), f[0], f[1], submitted.get(), f[2],
-				d[6]);
+				d[6], min(), max(), Duration.ofNanos(dispatcher.load(System.nanoTime()).headWaitNanos()));
+	}
+
+	/** The fewest workers the pool keeps: its size, unless it scales. */
+	private int min() {
+		return scaling == null ? fleet.size() : scaling.min();
+	}
+
+	/** The most workers the pool grows to: its size, unless it scales. */
+	private int max() {
+		return scaling == null ? fleet.size() : scaling.max();
 	}
 
 	/** Takes no more calls; once those accepted have ended, retires every worker. */
 	void close() {
+		stopScaling();
 		lifecycle.close();
+	}
+
+	private void stopScaling() {
+		if (autoscaler != null) {
+			autoscaler.stop();
+		}
 	}
 
 	/** Every accepted call has ended: the workers finish what they hold and stop. */
@@ -199,6 +230,7 @@ final class PoolCore {
 
 	/** Stops now: what is queued or running fails with {@link PoolClosedException}, and the workers are stopped. */
 	void terminate() {
+		stopScaling();
 		if (lifecycle.terminate()) {
 			dispatcher.terminate("pool " + name + " was terminated");
 			fleet.terminateAll();
@@ -210,6 +242,7 @@ final class PoolCore {
 		if (!finished.compareAndSet(false, true)) {
 			return;
 		}
+		stopScaling();
 		dispatcher.terminate("pool " + name + " was closed");
 		Disposable route = served;
 		if (route != null) {

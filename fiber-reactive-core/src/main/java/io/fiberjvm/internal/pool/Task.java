@@ -30,6 +30,8 @@ final class Task {
 	final @Nullable StreamAttempt stream;
 	/** Whether it waits in the dispatcher's queue; under the dispatcher's lock. */
 	boolean queued;
+	/** When it was last queued, in {@link System#nanoTime()}'s terms; under the dispatcher's lock. */
+	long queuedAt;
 	/**
 	 * Set when the caller cancelled; a queued task is then skipped. Written under the dispatcher's lock; volatile, as
 	 * a large result's decoding, off the lock and the connection's thread, checks it too.

@@ -28,6 +28,7 @@ final class TaskQueue {
 			return;
 		}
 		task.queued = true;
+		task.queuedAt = System.nanoTime();
 		if (task.attempt > 1) {
 			tasks.addFirst(task);
 		}
@@ -39,9 +40,11 @@ final class TaskQueue {
 
 	/** Queues first attempts, in order. */
 	void addAll(List<Task> batch) {
+		long now = System.nanoTime();
 		for (Task task : batch) {
 			if (!task.cancelled) {
 				task.queued = true;
+				task.queuedAt = now;
 				tasks.addLast(task);
 				size++;
 			}
@@ -50,9 +53,11 @@ final class TaskQueue {
 
 	/** Queues {@code back} ahead of everything, in its order: their callers are waiting for them. */
 	void putBack(List<Task> back) {
+		long now = System.nanoTime();
 		for (int i = back.size() - 1; i >= 0; i--) {
 			Task task = back.get(i);
 			task.queued = true;
+			task.queuedAt = now;
 			tasks.addFirst(task);
 		}
 		size += back.size();
@@ -64,6 +69,15 @@ final class TaskQueue {
 			task.queued = false;
 			size--;
 		}
+	}
+
+	/**
+	 * How long the task at the head has waited at {@code now}, in nanoseconds; 0 when none waits. The head is the
+	 * next to go, and first attempts go in the order they came, so it waited longest but for a retry just put ahead.
+	 */
+	long headWait(long now) {
+		Task head = head();
+		return head == null ? 0 : Math.max(0, now - head.queuedAt);
 	}
 
 	/** The first task waiting, or null when none does. */

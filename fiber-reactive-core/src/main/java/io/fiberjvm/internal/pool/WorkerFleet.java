@@ -1,7 +1,6 @@
 package io.fiberjvm.internal.pool;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.function.Function;
 
@@ -309,22 +308,39 @@ final class WorkerFleet {
 				throw new PoolClosedException("pool " + pool + " is closed; cannot resize it");
 			}
 			wanted = workers;
-			List<Slot> active = slots.all().stream().filter(s -> !s.retiring).toList();
-			// Retire workers still starting first, as they hold no tasks, and the newest first, so that
-			// whole processes empty and exit.
-			List<Slot> order = new ArrayList<>(active.stream().filter(s -> !s.attached).toList());
-			Collections.reverse(order);
-			List<Slot> attached = new ArrayList<>(active.stream().filter(s -> s.attached).toList());
-			Collections.reverse(attached);
-			order.addAll(attached);
-			for (int i = 0; i < active.size() - workers; i++) {
-				Slot slot = order.get(i);
-				slot.retiring = true;
-				surplus.add(slot);
-			}
+			surplus.addAll(slots.retireBeyond(workers));
 		}
 		surplus.forEach(this::retire);
 		ensureWorkers();
+	}
+
+	/**
+	 * Retires those of {@code idle} that still take tasks, in that order, as long as more than {@code floor} workers
+	 * are wanted; each retired is one fewer wanted. Returns how many were retired. A worker handed a chunk since it
+	 * was seen idle finishes it first, as any retiring worker does.
+	 */
+	int retireIdle(List<String> idle, int floor) {
+		List<Slot> chosen = new ArrayList<>();
+		synchronized (this) {
+			if (lifecycle.isClosing()) {
+				return 0;
+			}
+			for (String worker : idle) {
+				Slot slot = slots.get(worker);
+				if (wanted > floor && slot != null && slot.attached && !slot.retiring) {
+					slot.retiring = true;
+					wanted--;
+					chosen.add(slot);
+				}
+			}
+		}
+		chosen.forEach(this::retire);
+		return chosen.size();
+	}
+
+	/** Workers wanted whose processes wait their turn or start: not yet taking tasks. */
+	synchronized long starting() {
+		return slots.starting();
 	}
 
 	/** Retires every worker: the pool has ended its accepted calls. */

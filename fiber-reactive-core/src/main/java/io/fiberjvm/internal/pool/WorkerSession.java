@@ -71,6 +71,8 @@ final class WorkerSession {
 	volatile boolean replaced;
 	/** Set when its own worker reported a task stuck: it ran nothing after, so what it still holds never ran. */
 	boolean reportedStuck;
+	/** When it was last handed a chunk or finished one, in {@link System#nanoTime()}'s terms; under the dispatcher's lock. */
+	long lastBusy = System.nanoTime();
 	/** Ids of tasks it runs whose callers cancelled them, to tell its worker once it has room for a frame. */
 	private final List<Long> cancels = new ArrayList<>(0);
 
@@ -90,6 +92,11 @@ final class WorkerSession {
 	/** Whether it takes tasks, or will once it asks: not retiring, nor gone, nor being replaced. */
 	boolean taking() {
 		return !retiring && !exited && !ended && !replaced;
+	}
+
+	/** How long it has held nothing at {@code now}, in nanoseconds; 0 while it holds a chunk or takes no tasks. */
+	long idleNanos(long now) {
+		return taking() && chunks.isEmpty() ? Math.max(0, now - lastBusy) : 0;
 	}
 
 	/** Whether it holds a task that goes alone. */
@@ -128,6 +135,7 @@ final class WorkerSession {
 
 	/** Its worker finished the chunk it ran, in {@code elapsedNanos}: the function is timed; a retiring session holding nothing ends. */
 	void chunkEnded(long elapsedNanos) {
+		lastBusy = System.nanoTime();
 		SentChunk chunk = chunks.poll();
 		if (chunk != null) {
 			chunk.function().record(elapsedNanos, chunk.tasks().size());
@@ -226,6 +234,7 @@ final class WorkerSession {
 			functions.put(function.id, Boolean.TRUE);
 		}
 		chunks.add(new SentChunk(function, sent));
+		lastBusy = System.nanoTime();
 		// The pattern matters only to a worker reading the function, so it travels with the function's bytes.
 		out.next(known ? new ChunkFrame(function.id, timeoutNanos, null, List.of(), tasks).encode()
 				: new ChunkFrame(function.id, timeoutNanos, function.bytes, List.of(function.allow), tasks).encode());

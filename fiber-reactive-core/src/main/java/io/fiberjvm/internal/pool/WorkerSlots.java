@@ -2,6 +2,7 @@ package io.fiberjvm.internal.pool;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +58,31 @@ final class WorkerSlots {
 		long missing = wanted - active;
 		toReplace = Math.min(toReplace, Math.max(0, missing));
 		return missing;
+	}
+
+	/**
+	 * Marks retiring as many workers as are active beyond {@code wanted} and returns them: those still starting first,
+	 * as they hold no tasks, then the newest, so that whole processes empty and exit.
+	 */
+	List<Slot> retireBeyond(int wanted) {
+		List<Slot> active = slots.values().stream().filter(s -> !s.retiring).toList();
+		List<Slot> order = new ArrayList<>(active.stream().filter(s -> !s.attached).toList());
+		Collections.reverse(order);
+		List<Slot> attached = new ArrayList<>(active.stream().filter(s -> s.attached).toList());
+		Collections.reverse(attached);
+		order.addAll(attached);
+		List<Slot> surplus = new ArrayList<>();
+		for (int i = 0; i < active.size() - wanted; i++) {
+			Slot slot = order.get(i);
+			slot.retiring = true;
+			surplus.add(slot);
+		}
+		return surplus;
+	}
+
+	/** Workers wanted that have not attached yet. */
+	long starting() {
+		return slots.values().stream().filter(s -> !s.retiring && !s.attached).count();
 	}
 
 	/** A process to start with {@code workers} workers; named after its worker when it hosts one. */

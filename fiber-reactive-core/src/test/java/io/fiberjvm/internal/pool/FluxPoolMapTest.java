@@ -56,7 +56,7 @@ class FluxPoolMapTest {
 
 	private final InProcessRuntime runtime = FakeProcess.runtimeStarting(new ConcurrentHashMap<String, FakeProcess>(),
 			new CopyOnWriteArrayList<>());
-	private final PoolCore core = new PoolCore(runtime, "p", 1, 1, ResourceSpec.NONE, null, List.of(), RestartBackoff.DEFAULT);
+	private final PoolCore core = new PoolCore(runtime, "p", 1, null, 1, ResourceSpec.NONE, null, List.of(), RestartBackoff.DEFAULT);
 	private final ShippedFunction square = core.codec.ship((FiberFunction<Integer, Integer>) x -> x * x, FiberFunction.class);
 	private final List<ChunkFrame> sent = new CopyOnWriteArrayList<>();
 	private final List<Disposable> subscriptions = new ArrayList<>();

@@ -47,7 +47,7 @@ class PoolCoreTest {
 	private final InProcessRuntime runtime = FakeProcess.runtimeStarting(processes, startOrder);
 
 	private PoolCore core(int size, int perProcess) {
-		PoolCore core = new PoolCore(runtime, "p", size, perProcess, ResourceSpec.NONE, null, List.of(), RestartBackoff.DEFAULT);
+		PoolCore core = new PoolCore(runtime, "p", size, null, perProcess, ResourceSpec.NONE, null, List.of(), RestartBackoff.DEFAULT);
 		core.open();
 		return core;
 	}

@@ -1,0 +1,38 @@
+package io.fiberjvm.internal.pool;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * What a pool's autoscaler decides from, as the dispatcher saw it at one moment.
+ *
+ * @param queued tasks waiting for a worker
+ * @param headWaitNanos how long the task next to go has waited
+ * @param idle the workers taking tasks that hold none, the longest idle first
+ */
+record PoolLoad(long queued, long headWaitNanos, List<Idle> idle) {
+
+	/**
+	 * A worker that holds no task.
+	 *
+	 * @param worker its name
+	 * @param nanos how long it has held none
+	 */
+	record Idle(String worker, long nanos) {
+	}
+
+	/** The load of {@code queue} and {@code sessions} at {@code now}; under the dispatcher's lock. */
+	static PoolLoad of(TaskQueue queue, Collection<WorkerSession> sessions, long now) {
+		List<Idle> idle = new ArrayList<>();
+		for (WorkerSession session : sessions) {
+			long nanos = session.idleNanos(now);
+			if (nanos > 0) {
+				idle.add(new Idle(session.worker, nanos));
+			}
+		}
+		idle.sort(Comparator.comparingLong(Idle::nanos).reversed());
+		return new PoolLoad(queue.size(), queue.headWait(now), idle);
+	}
+}
