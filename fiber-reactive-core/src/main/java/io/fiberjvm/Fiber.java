@@ -200,7 +200,7 @@ public final class Fiber implements AsyncCloseable, Disposable {
 	/**
 	 * An autoscaling pool, sized as {@code scaling} says ({@link PoolScaling}), to configure and {@link PoolBuilder#open() open}:
 	 * it starts with {@code scaling.min()} workers, adds workers while tasks wait longer than its queue time and retires
-	 * idle ones. {@link FiberPool#resize} sets the size it goes on from, within its bounds.
+	 * idle ones. {@link io.fiberjvm.pool.FiberPool#resize} sets the size it goes on from, within its bounds.
 	 */
 	public PoolBuilder pool(PoolScaling scaling) {
 		Objects.requireNonNull(scaling, "scaling");

@@ -184,4 +184,33 @@ class RealClusterSchedulingTest {
 		assertThat(pods).filteredOn(p -> "Pending".equals(p.getStatus().getPhase())).singleElement()
 				.satisfies(p -> assertThat(p.getStatus().getConditions()).anySatisfy(c -> assertThat(c.getMessage()).contains("Insufficient cpu")));
 	}
+
+	@Test
+	void anAutoscalingPoolGrowsIntoTheRoomThereIsAndWorksWhileItsPendingWorkerWaits() {
+		Fiber fiber = open(Map.of());
+		// Two workers of 0.9 cores fit on the node's two cores: the pool grows to three, and the third stays Pending.
+		io.fiberjvm.pool.FiberPool pool = fiber.pool(io.fiberjvm.pool.PoolScaling.between(1, 3).queueTime(Duration.ofMillis(200)))
+				.cpu(0.9).chunkSize(1).open();
+		List<Integer> inputs = java.util.stream.IntStream.range(0, 80).boxed().toList();
+		assertThat(pool.map((FiberFunction<Integer, Integer>) x -> {
+			java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(150).toNanos());
+			return x;
+		}, inputs).collectList().block(LONG)).isEqualTo(inputs);
+		await().atMost(LONG).untilAsserted(() -> {
+			assertThat(pool.stats().target()).isEqualTo(3);
+			assertThat(client.pods().inNamespace(ns).list().getItems()).filteredOn(p -> "Pending".equals(p.getStatus().getPhase()))
+					.singleElement().satisfies(p -> assertThat(p.getStatus().getConditions())
+							.anySatisfy(c -> assertThat(c.getMessage()).contains("Insufficient cpu")));
+		});
+		// The Pending worker is not counted as started: two take tasks, and nothing was lost or run twice.
+		io.fiberjvm.pool.PoolStats stats = pool.stats();
+		assertThat(stats.workers()).isEqualTo(2);
+		assertThat(stats.completed()).isEqualTo(inputs.size());
+		assertThat(stats.lost()).isZero();
+		assertThat(stats.retried()).isZero();
+		assertThat(fiber.status().pools()).singleElement().satisfies(status -> {
+			assertThat(status.working()).isEqualTo(2);
+			assertThat(status.workers()).anySatisfy(worker -> assertThat(worker.state()).isEqualTo("starting"));
+		});
+	}
 }

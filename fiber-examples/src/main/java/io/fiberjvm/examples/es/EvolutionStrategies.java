@@ -15,6 +15,7 @@ import io.fiberjvm.Fiber;
 import io.fiberjvm.FiberFunction;
 import io.fiberjvm.Shared;
 import io.fiberjvm.pool.FiberPool;
+import io.fiberjvm.pool.PoolBuilder;
 
 /**
  * Evolution strategies (OpenAI-style: antithetic pairs, a shared noise table, centered-rank fitness
@@ -78,9 +79,12 @@ public final class EvolutionStrategies {
 	 * JVM making the noise table once before its first task.
 	 */
 	public static FiberPool pool(Fiber fiber, int workers, int workersPerProcess) {
-		return fiber.pool(workers).name("es").workersPerProcess(workersPerProcess)
-				.initializer(() -> NoiseTable.of(NOISE_SEED, NOISE_SIZE))
-				.open();
+		return pool(fiber.pool(workers).workersPerProcess(workersPerProcess));
+	}
+
+	/** The pool ES runs on, from {@code builder} (a fixed or an autoscaling pool): each worker JVM makes the noise table first. */
+	public static FiberPool pool(PoolBuilder builder) {
+		return builder.name("es").initializer(() -> NoiseTable.of(NOISE_SEED, NOISE_SIZE)).open();
 	}
 
 	/**
