@@ -80,9 +80,9 @@ public interface AsyncManager extends Manager {
 	 * fail; take new ones once the restart completes. {@link #stats()} counts calls across restarts; its shared-call
 	 * figures are the process's own, from 0 again once the new one reports. A restart asked for while another runs
 	 * joins it; one asked for once it completed is a new one. A manager that was closed or lost cannot be restarted
-	 * (it fails with {@link ManagerLostException}). If the new process cannot start, that is a loss: the manager's
-	 * {@link ManagerRestarts} policy restarts it again if it has a restart left, else the manager is lost with that
-	 * error.
+	 * (it fails with {@link ManagerLostException}). If the new process cannot start, the Mono fails with why, and that is a
+	 * loss: the manager's {@link ManagerRestarts} policy restarts it again if it has a restart left (calls made meanwhile
+	 * wait for that process), else the manager is lost with that error.
 	 */
 	Mono<Void> restart();
 }

@@ -64,6 +64,8 @@ final class ManagerSession {
 	private final boolean restartsWhenLost;
 	/** Restarts begun, asked for or automatic. */
 	private final AtomicLong restarts = new AtomicLong();
+	/** Whether a process of the manager took calls once: a first start that fails fails {@code start()} instead. Under the lock. */
+	private boolean everReady;
 
 	ManagerSession(String name, Map<String, Registration> registrations, ResourceSpec resources, RuntimeContext runtime,
 			ManagerRestarts policy) {
@@ -101,14 +103,14 @@ final class ManagerSession {
 	/** Starts the process of {@code link}; completes once it took its session and the calls held for it went down. */
 	private Mono<Void> launch(ManagerLink link) {
 		return Mono.defer(() -> {
+			String route = link.sessionPrefix + "session";
 			synchronized (this) {
-				// Closed while a restart waited its backoff: nothing to start.
+				// Closed while a restart waited its backoff: nothing to start. Served under the lock, so a close sees it.
 				if (lost != null) {
 					return Mono.error(lost.error(name, "; it is not started again"));
 				}
+				link.served = runtime.serve(link.sessionPrefix, Routes.empty().withChannel(route, reader(), answers -> attach(link, answers)));
 			}
-			String route = link.sessionPrefix + "session";
-			link.served = runtime.serve(link.sessionPrefix, Routes.empty().withChannel(route, reader(), answers -> attach(link, answers)));
 			Duration startTimeout = runtime.config().get(ConfigKeys.START_TIMEOUT);
 			return runtime.start(new ManagerHost(route, link.sharedPrefix, List.copyOf(registrations.values())), name, resources, Map.of())
 					.doOnNext(started -> started(link, started))
@@ -155,7 +157,7 @@ final class ManagerSession {
 			if (link != current) {
 				return false;
 			}
-			if (lost == null && restartsWhenLost) {
+			if (lost == null && restartsWhenLost && everReady) {
 				long wait = budget.take(System.nanoTime());
 				if (wait >= 0) {
 					restart = prepare(Duration.ofNanos(wait));
@@ -222,6 +224,7 @@ final class ManagerSession {
 			}
 			shared = new SharedAddress(name, at, link.sharedPrefix, runtime);
 			link.open = true;
+			everReady = true;
 			// Ready: a restart from now on is a new one.
 			restarting = null;
 			// From a copy: a send that fails at once loses the manager, which clears the backlog, on this very thread.
@@ -392,9 +395,13 @@ final class ManagerSession {
 		ManagerLink old = current;
 		ManagerLink link = next();
 		long number = restarts.incrementAndGet();
-		// Taken under the lock: a call made from now on waits for the next process.
-		List<PendingCalls.Call> cut = pending.takeAll();
-		backlog.dropHeld();
+		// Taken under the lock: a call made from now on waits for the next process. Calls held for a process that never
+		// took any (a restart's that could not start) were sent nowhere: they wait for the next one instead.
+		boolean carried = old != null && !old.open;
+		List<PendingCalls.Call> cut = carried ? List.of() : pending.takeAll();
+		if (!carried) {
+			backlog.dropHeld();
+		}
 		Mono<Void> run = (wait.isZero() ? launch(link) : Mono.delay(wait).then(launch(link)))
 				.doOnError(error -> {
 					// A process that cannot start is one more loss: restarted again while the policy allows.

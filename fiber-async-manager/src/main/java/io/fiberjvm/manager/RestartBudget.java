@@ -34,13 +34,12 @@ final class RestartBudget {
 			return -1;
 		}
 		decided.addLast(now);
-		long first = policy.backoff().toNanos();
-		long longest = policy.maxBackoff().toNanos();
-		// first × 2^earlier, without overflowing past the longest.
-		long wait = earlier >= Long.numberOfLeadingZeros(Math.max(first, 1)) - 1 || first << earlier > longest ? longest
-				: first << earlier;
-		long moved = wait + (long) (policy.jitter() * wait * (2 * random.getAsDouble() - 1));
-		return Math.max(0, Math.min(longest, moved));
+		double first = policy.backoff().toNanos();
+		double longest = policy.maxBackoff().toNanos();
+		// In doubles, which cannot overflow: first × 2^earlier, within the longest, moved by the jitter.
+		double wait = Math.min(longest, first * Math.pow(2, earlier));
+		double moved = wait + policy.jitter() * wait * (2 * random.getAsDouble() - 1);
+		return (long) Math.max(0, Math.min(longest, moved));
 	}
 
 	/** Why a loss is final when {@link #take} returned -1. */

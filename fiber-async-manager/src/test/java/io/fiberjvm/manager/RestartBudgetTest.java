@@ -37,6 +37,25 @@ class RestartBudgetTest {
 	}
 
 	@Test
+	void theLongestWaitAJvmCanTimeIsNeverOverflowedByTheJitter() {
+		Duration longest = Duration.ofNanos(Long.MAX_VALUE);
+		RestartBudget budget = new RestartBudget(ManagerRestarts.max(100).within(Duration.ofHours(1)).backoff(Duration.ofDays(1))
+				.maxBackoff(longest).jitter(1), () -> 0.999);
+		for (int i = 0; i < 100; i++) {
+			assertThat(budget.take(i)).isPositive().isLessThanOrEqualTo(Long.MAX_VALUE);
+		}
+	}
+
+	@Test
+	void noBackoffRestartsAtOnceEveryTime() {
+		RestartBudget budget = new RestartBudget(ManagerRestarts.max(100).within(Duration.ofHours(1)).backoff(Duration.ZERO),
+				() -> 0.9);
+		for (int i = 0; i < 100; i++) {
+			assertThat(budget.take(i)).isZero();
+		}
+	}
+
+	@Test
 	void jitterMovesTheWaitEitherWayWithinTheLongest() {
 		ManagerRestarts policy = ManagerRestarts.max(10).within(Duration.ofHours(1)).backoff(Duration.ofMillis(100))
 				.maxBackoff(Duration.ofMillis(120)).jitter(0.5);

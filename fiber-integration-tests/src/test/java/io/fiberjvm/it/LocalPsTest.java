@@ -43,6 +43,8 @@ class LocalPsTest {
 			waiting.onRunning().block(LONG);
 			FiberPool pool = fiber.pool(2).name("crunch").workersPerProcess(2).open();
 			await().atMost(LONG).until(() -> pool.stats().workers() == 2);
+			// And an autoscaling pool, shown with its bounds.
+			fiber.pool(1, 3).name("elastic").open();
 
 			await().atMost(LONG).untilAsserted(() -> {
 				List<String> lines = ps("ps", "--local", "--runs-dir", runs.toString()).lines().toList();
@@ -50,7 +52,10 @@ class LocalPsTest {
 				assertThat(lines).anyMatch(l -> l.startsWith(runId) && l.contains("master") && l.contains(Long.toString(ProcessHandle.current().pid())));
 				assertThat(lines).anyMatch(l -> l.contains("process") && l.contains("waiter") && l.contains("running")
 						&& l.contains(Long.toString(waiting.pid().orElseThrow())));
-				assertThat(lines).anyMatch(l -> l.contains("pool") && l.contains("crunch") && l.contains("2 of 2 working"));
+				assertThat(lines).anyMatch(l -> l.contains("pool") && l.contains("crunch") && l.contains("2 of 2 working")
+						&& !l.contains("scaling"));
+				assertThat(lines).anyMatch(l -> l.contains("pool") && l.contains("elastic") && l.contains("1 of 1 working")
+						&& l.contains("scaling between 1 and 3"));
 				long jvm = pool.workers().get(0).pid().orElseThrow();
 				assertThat(lines).filteredOn(l -> l.contains(" worker ") && l.contains("working") && l.contains(Long.toString(jvm)))
 						.hasSize(2);

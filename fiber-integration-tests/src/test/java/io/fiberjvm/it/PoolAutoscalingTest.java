@@ -2,10 +2,12 @@ package io.fiberjvm.it;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 
 import io.fiberjvm.backend.RunStatus;
@@ -38,17 +40,39 @@ class PoolAutoscalingTest extends FiberPerTest {
 		assertThat(stats.failed()).isZero();
 	}
 
+	/** The most workers {@code pool} wanted, and the most it had taking tasks, while it is sampled. */
+	private static final class Peaks implements AutoCloseable {
+
+		final AtomicInteger target = new AtomicInteger();
+		final AtomicInteger workers = new AtomicInteger();
+		private final Disposable sampling;
+
+		Peaks(FiberPool pool) {
+			sampling = Flux.interval(Duration.ofMillis(20)).subscribe(tick -> {
+				PoolStats stats = pool.stats();
+				target.accumulateAndGet(stats.target(), Math::max);
+				workers.accumulateAndGet(stats.workers(), Math::max);
+			});
+		}
+
+		@Override
+		public void close() {
+			sampling.dispose();
+		}
+	}
+
 	@Test
 	void aPoolGrowsWhileTasksWaitAndShrinksBackToItsFewestWhenIdle() {
-		FiberPool pool = fiber.pool(PoolScaling.between(1, 4).queueTime(Duration.ofMillis(200)).idleAfter(Duration.ofSeconds(2)))
+		FiberPool pool = fiber.pool(PoolScaling.between(1, 4).queueTime(Duration.ofMillis(200)).idleAfter(Duration.ofSeconds(3)))
 				.name("elastic").chunkSize(1).open();
 		assertThat(pool.size()).isEqualTo(1);
 		List<Integer> inputs = IntStream.range(0, 60).boxed().toList();
-		Flux<Integer> results = pool.map(x -> slowly(x, 250), inputs).cache();
-		results.subscribe();
-		// Tasks wait behind one worker: it grows, up to its most.
-		await().atMost(LONG).until(() -> pool.stats().target() == 4 && pool.stats().workers() == 4);
-		assertThat(results.collectList().block(LONG)).isEqualTo(inputs);
+		try (Peaks peaks = new Peaks(pool)) {
+			// 15 s of tasks for one worker: they wait, and it grows, twice as large at each look, up to its most.
+			assertThat(pool.map(x -> slowly(x, 250), inputs).collectList().block(LONG)).isEqualTo(inputs);
+			assertThat(peaks.target.get()).isEqualTo(4);
+			assertThat(peaks.workers.get()).isGreaterThan(1);
+		}
 		assertNothingLostOrRunTwice(pool.stats(), inputs.size());
 		// Idle, it goes back to its fewest, and the retired workers' processes end.
 		await().atMost(LONG).until(() -> pool.stats().target() == 1 && pool.workers().size() == 1);
@@ -58,7 +82,10 @@ class PoolAutoscalingTest extends FiberPerTest {
 		assertThat(stats.workersLost()).isZero();
 		assertThat(stats.queueWait()).isZero();
 		// And grows again when work comes back.
-		assertThat(pool.map(x -> slowly(x, 250), inputs).collectList().block(LONG)).isEqualTo(inputs);
+		try (Peaks peaks = new Peaks(pool)) {
+			assertThat(pool.map(x -> slowly(x, 250), inputs).collectList().block(LONG)).isEqualTo(inputs);
+			assertThat(peaks.target.get()).isGreaterThan(1);
+		}
 		assertNothingLostOrRunTwice(pool.stats(), 2L * inputs.size());
 		pool.close();
 	}
@@ -68,17 +95,38 @@ class PoolAutoscalingTest extends FiberPerTest {
 		FiberPool pool = fiber.pool(PoolScaling.between(1, 4).queueTime(Duration.ofMillis(100)).idleAfter(Duration.ofMillis(500)))
 				.name("trickle").chunkSize(1).open();
 		List<Integer> burst = IntStream.range(0, 40).boxed().toList();
-		assertThat(pool.map(x -> slowly(x, 200), burst).collectList().block(LONG)).isEqualTo(burst);
-		long grown = pool.stats().workersStarted();
+		int grown;
+		try (Peaks peaks = new Peaks(pool)) {
+			assertThat(pool.map(x -> slowly(x, 200), burst).collectList().block(LONG)).isEqualTo(burst);
+			grown = peaks.target.get();
+		}
 		assertThat(grown).isGreaterThan(1);
-		// One long task at a time keeps one worker busy while the others idle out and retire around it.
-		List<Integer> trickle = IntStream.range(100, 106).boxed().toList();
-		assertThat(Flux.fromIterable(trickle).concatMap(x -> pool.apply(y -> slowly(y, 600), x)).collectList().block(LONG))
-				.isEqualTo(trickle);
+		// One long task at a time keeps one worker busy while the others idle out and retire around it: by the fifth
+		// task (2.4 s in, idle time 0.5 s) the pool is smaller than it grew, and its tasks went on.
+		List<Integer> trickle = IntStream.range(100, 108).boxed().toList();
+		AtomicInteger targetWhileRunning = new AtomicInteger(-1);
+		assertThat(Flux.fromIterable(trickle).concatMap(x -> pool.apply(y -> slowly(y, 600), x))
+				.doOnNext(done -> {
+					if (done == 104) {
+						targetWhileRunning.set(pool.stats().target());
+					}
+				})
+				.collectList().block(LONG)).isEqualTo(trickle);
+		assertThat(targetWhileRunning.get()).isBetween(1, grown - 1);
 		await().atMost(LONG).until(() -> pool.stats().target() == 1);
 		assertNothingLostOrRunTwice(pool.stats(), burst.size() + trickle.size());
 		assertThat(pool.stats().workersLost()).isZero();
 		pool.close();
+	}
+
+	@Test
+	void aPoolOfNoneClosedWithTasksQueuedStartsAWorkerForThemAndCloses() {
+		FiberPool pool = fiber.pool(PoolScaling.between(0, 2).queueTime(Duration.ofMillis(50))).name("closing-empty").open();
+		Flux<Integer> results = pool.map(x -> x + 1, List.of(1, 2, 3)).cache();
+		results.subscribe();
+		pool.dispose();
+		assertThat(results.collectList().block(LONG)).containsExactly(2, 3, 4);
+		assertThat(pool.onClose().block(LONG)).isNull();
 	}
 
 	@Test

@@ -28,7 +28,7 @@ import io.fiberjvm.pool.PoolStats;
  * {@code .lost} (attempts lost with their worker), {@code .retried}; {@code fiber.pool.workers.started},
  * {@code .lost}, {@code .replaced}. Gauges: {@code fiber.pool.tasks.queued}, {@code fiber.pool.tasks.running},
  * {@code fiber.pool.workers} (taking tasks), {@code fiber.pool.workers.target}, {@code .min} and {@code .max} (equal to the
- * target for a pool of a fixed size), {@code fiber.pool.queue.wait} (seconds the task next to go has waited). Timer:
+ * target for a pool of a fixed size), {@code fiber.pool.queue.wait} (seconds the task that has waited longest has waited). Timer:
  * {@code fiber.pool.task.latency}, each task from submission to its final outcome, fed by
  * {@link FiberPool#taskLatencies()} from {@link #bindTo} until {@link #close()}.
  *
@@ -76,7 +76,7 @@ public final class FiberPoolMetrics implements MeterBinder, AutoCloseable {
 		gauge(registry, "fiber.pool.workers.target", "the number of workers the pool keeps", PoolStats::target);
 		gauge(registry, "fiber.pool.workers.min", "the fewest workers the pool keeps", PoolStats::minWorkers);
 		gauge(registry, "fiber.pool.workers.max", "the most workers the pool grows to", PoolStats::maxWorkers);
-		gauge(registry, "fiber.pool.queue.wait", "seconds the task next to go has waited for a worker",
+		gauge(registry, "fiber.pool.queue.wait", "seconds the task that has waited longest has waited for a worker",
 				stats -> stats.queueWait().toNanos() / 1e9);
 		Timer latency = Timer.builder("fiber.pool.task.latency").description("a task's time from submission to its final outcome")
 				.tags(tags).register(registry);

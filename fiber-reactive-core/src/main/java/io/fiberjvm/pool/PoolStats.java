@@ -22,7 +22,7 @@ package io.fiberjvm.pool;
  *     charged
  * @param minWorkers the fewest workers the pool keeps: {@code target} for a pool of a fixed size
  * @param maxWorkers the most workers the pool grows to: {@code target} for a pool of a fixed size
- * @param queueWait how long the task next to go has waited for a worker; zero when none waits
+ * @param queueWait how long the task that has waited longest for a worker has waited; zero when none waits
  */
 public record PoolStats(int workers, int target, long queued, long inFlight, long completed, long failed, long lost,
 		long retried, long workersStarted, long workersLost, long submitted, long workersReplaced, long requeued,

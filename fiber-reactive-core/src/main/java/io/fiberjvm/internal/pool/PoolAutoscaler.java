@@ -10,11 +10,10 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.scheduler.Schedulers;
 
-import io.fiberjvm.pool.PoolClosedException;
 import io.fiberjvm.pool.PoolScaling;
 
 /**
- * Sizes an autoscaling pool from its measured load, at each tick: adds workers while the task next to go has waited
+ * Sizes an autoscaling pool from its measured load, at each tick: adds workers while a task has waited
  * longer than the policy's queue time and none it added is still starting, and retires workers idle for the policy's
  * idle time while no task waits. {@link PoolScaling} states the contract.
  */
@@ -27,6 +26,7 @@ final class PoolAutoscaler {
 	private final Dispatcher dispatcher;
 	private final WorkerFleet fleet;
 	private volatile @Nullable Disposable ticks;
+	private volatile boolean stopped;
 
 	PoolAutoscaler(String pool, PoolScaling policy, Dispatcher dispatcher, WorkerFleet fleet) {
 		this.pool = pool;
@@ -43,38 +43,43 @@ final class PoolAutoscaler {
 	}
 
 	/** Starts looking; starting workers is blocking work, so it looks from a thread that may block. */
-	void start() {
-		ticks = Flux.interval(period(policy), Schedulers.boundedElastic()).onBackpressureDrop()
-				.subscribe(tick -> tick(System.nanoTime()), error -> log.warn("pool {}: autoscaling stopped: {}", pool, error.toString()));
+	synchronized void start() {
+		if (!stopped) {
+			ticks = Flux.interval(period(policy), Schedulers.boundedElastic()).onBackpressureDrop()
+					.subscribe(tick -> tick(System.nanoTime()));
+		}
 	}
 
-	/** Stops looking: the pool is closing, and keeps the workers it has until its calls end. */
-	void stop() {
+	/** Stops looking, for good: the pool retires its workers, or was terminated. */
+	synchronized void stop() {
+		stopped = true;
 		Disposable running = ticks;
 		if (running != null) {
 			running.dispose();
 		}
 	}
 
-	/** One look at {@code now} ({@link System#nanoTime()}'s terms), and what it decides. */
+	/** One look at {@code now} ({@link System#nanoTime()}'s terms), and what it decides; a failure is logged, not fatal. */
 	void tick(long now) {
-		PoolLoad load = dispatcher.load(now);
-		int target = fleet.size();
-		Decision decision = decide(policy, load, target, fleet.starting());
 		try {
+			PoolLoad load = dispatcher.load(now);
+			int target = fleet.size();
+			Decision decision = decide(policy, load, target, fleet.starting());
 			if (decision.add() > 0) {
-				log.debug("pool {}: a task waited {} ms with {} queued; {} -> {} workers", pool, load.headWaitNanos() / 1_000_000,
-						load.queued(), target, target + decision.add());
-				fleet.resize(target + decision.add());
+				log.debug("pool {}: a task waited {} ms with {} queued; {} more workers than {}", pool, load.waitNanos() / 1_000_000,
+						load.queued(), decision.add(), target);
+				if (!fleet.grow(decision.add(), policy.max())) {
+					stop();
+				}
 			}
 			else if (!decision.retire().isEmpty()) {
 				int retired = fleet.retireIdle(decision.retire(), policy.min());
 				log.debug("pool {}: {} workers idle for {}; {} -> {} workers", pool, retired, policy.idleAfter(), target, target - retired);
 			}
 		}
-		catch (PoolClosedException closing) {
-			// Closing: the pool keeps what it has until its calls end.
-			stop();
+		catch (RuntimeException unexpected) {
+			// The next look may fare better; a pool that stops scaling would strand a pool of none with work queued.
+			log.warn("pool {}: autoscaling could not look at the pool: {}", pool, unexpected.toString());
 		}
 	}
 
@@ -89,13 +94,13 @@ final class PoolAutoscaler {
 
 	/**
 	 * What {@code policy} decides for a pool that wants {@code target} workers, {@code starting} of them not yet
-	 * taking tasks, under {@code load}: while the task next to go has waited its queue time, as many again as it has
+	 * taking tasks, under {@code load}: while a task has waited its queue time, as many again as it has
 	 * (at least one, no more than wait, within the most), unless some still start; while none waits, the workers idle
 	 * for the idle time, down to the fewest.
 	 */
 	static Decision decide(PoolScaling policy, PoolLoad load, int target, long starting) {
 		if (load.queued() > 0) {
-			if (load.headWaitNanos() < policy.queueTime().toNanos() || target >= policy.max() || starting > 0) {
+			if (load.waitNanos() < policy.queueTime().toNanos() || target >= policy.max() || starting > 0) {
 				return new Decision(0, List.of());
 			}
 			return new Decision((int) Math.min(policy.max() - target, Math.min(Math.max(1, target), load.queued())), List.of());

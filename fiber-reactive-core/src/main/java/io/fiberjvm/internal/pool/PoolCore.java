@@ -198,7 +198,7 @@ final class PoolCore {
 		long[] d = dispatcher.counters();
 		long[] f = fleet.counters();
 		return new PoolStats((int) d[0], fleet.size(), d[1], d[2], d[3], d[4], d[5], retried.get(), f[0], f[1], submitted.get(), f[2],
-				d[6], min(), max(), Duration.ofNanos(dispatcher.load(System.nanoTime()).headWaitNanos()));
+				d[6], min(), max(), Duration.ofNanos(dispatcher.load(System.nanoTime()).waitNanos()));
 	}
 
 	/** The fewest workers the pool keeps: its size, unless it scales. */
@@ -213,7 +213,7 @@ final class PoolCore {
 
 	/** Takes no more calls; once those accepted have ended, retires every worker. */
 	void close() {
-		stopScaling();
+		// An autoscaling pool goes on scaling while it drains: a pool of none with calls accepted needs a worker.
 		lifecycle.close();
 	}
 
@@ -225,6 +225,7 @@ final class PoolCore {
 
 	/** Every accepted call has ended: the workers finish what they hold and stop. */
 	private void retireAll() {
+		stopScaling();
 		fleet.retireAll();
 	}
 

@@ -9,10 +9,10 @@ import java.util.List;
  * What a pool's autoscaler decides from, as the dispatcher saw it at one moment.
  *
  * @param queued tasks waiting for a worker
- * @param headWaitNanos how long the task next to go has waited
+ * @param waitNanos how long the task that has waited longest has waited
  * @param idle the workers taking tasks that hold none, the longest idle first
  */
-record PoolLoad(long queued, long headWaitNanos, List<Idle> idle) {
+record PoolLoad(long queued, long waitNanos, List<Idle> idle) {
 
 	/**
 	 * A worker that holds no task.
@@ -33,6 +33,6 @@ record PoolLoad(long queued, long headWaitNanos, List<Idle> idle) {
 			}
 		}
 		idle.sort(Comparator.comparingLong(Idle::nanos).reversed());
-		return new PoolLoad(queue.size(), queue.headWait(now), idle);
+		return new PoolLoad(queue.size(), queue.longestWait(now), idle);
 	}
 }

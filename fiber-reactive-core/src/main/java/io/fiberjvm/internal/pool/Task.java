@@ -32,6 +32,8 @@ final class Task {
 	boolean queued;
 	/** When it was last queued, in {@link System#nanoTime()}'s terms; under the dispatcher's lock. */
 	long queuedAt;
+	/** Whether it was last queued behind the others (a first attempt) rather than ahead of them; under the dispatcher's lock. */
+	boolean queuedLast;
 	/**
 	 * Set when the caller cancelled; a queued task is then skipped. Written under the dispatcher's lock; volatile, as
 	 * a large result's decoding, off the lock and the connection's thread, checks it too.

@@ -29,6 +29,7 @@ final class TaskQueue {
 		}
 		task.queued = true;
 		task.queuedAt = System.nanoTime();
+		task.queuedLast = task.attempt == 1;
 		if (task.attempt > 1) {
 			tasks.addFirst(task);
 		}
@@ -45,6 +46,7 @@ final class TaskQueue {
 			if (!task.cancelled) {
 				task.queued = true;
 				task.queuedAt = now;
+				task.queuedLast = true;
 				tasks.addLast(task);
 				size++;
 			}
@@ -58,6 +60,7 @@ final class TaskQueue {
 			Task task = back.get(i);
 			task.queued = true;
 			task.queuedAt = now;
+			task.queuedLast = false;
 			tasks.addFirst(task);
 		}
 		size += back.size();
@@ -72,12 +75,22 @@ final class TaskQueue {
 	}
 
 	/**
-	 * How long the task at the head has waited at {@code now}, in nanoseconds; 0 when none waits. The head is the
-	 * next to go, and first attempts go in the order they came, so it waited longest but for a retry just put ahead.
+	 * How long the task that has waited longest has waited at {@code now}, in nanoseconds; 0 when none waits. Tasks put
+	 * ahead (retries, and tasks a lost worker held) are looked at, then the first that went in behind the others: those
+	 * after it went in later.
 	 */
-	long headWait(long now) {
-		Task head = head();
-		return head == null ? 0 : Math.max(0, now - head.queuedAt);
+	long longestWait(long now) {
+		long oldest = Long.MAX_VALUE;
+		for (Task task : tasks) {
+			if (!task.queued) {
+				continue;
+			}
+			oldest = Math.min(oldest, task.queuedAt);
+			if (task.queuedLast) {
+				break;
+			}
+		}
+		return oldest == Long.MAX_VALUE ? 0 : Math.max(0, now - oldest);
 	}
 
 	/** The first task waiting, or null when none does. */

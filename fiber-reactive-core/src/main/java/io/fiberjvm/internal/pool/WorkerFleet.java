@@ -338,9 +338,27 @@ final class WorkerFleet {
 		return chosen.size();
 	}
 
-	/** Workers wanted whose processes wait their turn or start: not yet taking tasks. */
+	/**
+	 * Adds {@code add} workers to those wanted, up to {@code max}, and starts them; while the pool drains too, since its
+	 * accepted calls still need workers. False, and nothing done, once it retires its workers or was terminated.
+	 */
+	boolean grow(int add, int max) {
+		synchronized (this) {
+			if (!lifecycle.replacesWorkers()) {
+				return false;
+			}
+			wanted = Math.max(wanted, Math.min(max, wanted + add));
+		}
+		ensureWorkers();
+		return true;
+	}
+
+	/**
+	 * Workers wanted and not taking tasks yet: those whose processes wait their turn or start, and those to be started
+	 * once a failed start's backoff is over.
+	 */
 	synchronized long starting() {
-		return slots.starting();
+		return slots.starting(wanted);
 	}
 
 	/** Retires every worker: the pool has ended its accepted calls. */

@@ -80,9 +80,11 @@ final class WorkerSlots {
 		return surplus;
 	}
 
-	/** Workers wanted that have not attached yet. */
-	long starting() {
-		return slots.values().stream().filter(s -> !s.retiring && !s.attached).count();
+	/** Of {@code wanted} workers, those not attached yet, and those with no slot yet (a start put off by a backoff). */
+	long starting(int wanted) {
+		long active = slots.values().stream().filter(s -> !s.retiring).count();
+		long detached = slots.values().stream().filter(s -> !s.retiring && !s.attached).count();
+		return detached + Math.max(0, wanted - active);
 	}
 
 	/** A process to start with {@code workers} workers; named after its worker when it hosts one. */

@@ -106,6 +106,44 @@ class DispatcherTest {
 	}
 
 	@Test
+	void theLoadCountsTheLongestWaitEvenBehindARetryPutAheadAndTheIdleWorkers() {
+		List<Task> tasks = new ArrayList<>();
+		submit(tasks).subscribe();
+		long afterFirst = System.nanoTime();
+		submit(tasks).subscribe();
+		// A retry goes ahead of the first attempts, queued last of all.
+		Mono.create(sink -> dispatcher.submit(new Task(++ids, function, java.nio.ByteBuffer.wrap(new byte[] {1}),
+				new TaskName("map", ids, function), 2, 0, true, TaskSink.of(sink)))).subscribe();
+		long now = System.nanoTime();
+		PoolLoad waiting = dispatcher.load(now);
+		assertThat(waiting.queued()).isEqualTo(3);
+		assertThat(waiting.waitNanos()).isGreaterThanOrEqualTo(now - afterFirst);
+		assertThat(waiting.idle()).isEmpty();
+
+		FakeWorker a = new FakeWorker("a");
+		FakeWorker b = new FakeWorker("b");
+		// Each chunk answered once, as it comes, until none is left.
+		int[] answered = new int[2];
+		List<FakeWorker> workers = List.of(a, b);
+		for (boolean more = true; more;) {
+			more = false;
+			for (int w = 0; w < 2; w++) {
+				FakeWorker worker = workers.get(w);
+				while (answered[w] < worker.chunks.size()) {
+					worker.answer(worker.chunks.get(answered[w]++));
+					more = true;
+				}
+			}
+		}
+		assertThat(answered[0] + answered[1]).isPositive();
+		PoolLoad drained = dispatcher.load(System.nanoTime() + 1_000_000_000L);
+		assertThat(drained.queued()).isZero();
+		assertThat(drained.waitNanos()).isZero();
+		assertThat(drained.idle()).extracting(PoolLoad.Idle::worker).containsExactlyInAnyOrder("a", "b");
+		assertThat(drained.idle()).allSatisfy(idle -> assertThat(idle.nanos()).isGreaterThanOrEqualTo(1_000_000_000L));
+	}
+
+	@Test
 	void idleWorkersGoFirstAndUnknownDurationsAreNotPrefetched() {
 		FakeWorker a = new FakeWorker("a");
 		FakeWorker b = new FakeWorker("b");
