@@ -39,6 +39,8 @@ import io.fiberjvm.pool.PoolStats;
 public final class EsAutoscalingHarness {
 
 	private static final Duration SAMPLE = Duration.ofMillis(20);
+	/** Longer than a cheap iteration takes on the fewest workers, shorter than a dear one. */
+	private static final Duration QUEUE_TIME = Duration.ofSeconds(1);
 
 	private EsAutoscalingHarness() {
 	}
@@ -78,13 +80,14 @@ public final class EsAutoscalingHarness {
 				+ "[--iterations 10] [--pairs 64] [--delay-ms 5] [--dearer 10] [--out benchmarks/results]");
 		Files.createDirectories(options.out());
 		List<List<Outcome>> rounds = new ArrayList<>();
-		try (Fiber fiber = Fiber.builder().set("jvm-options", EvolutionStrategies.SMALL_WORKER_FLAGS).open()) {
+		// Every pool starts its own JVMs: none is handed the idle JVMs of the pool before it.
+		try (Fiber fiber = Fiber.builder().set("jvm-options", EvolutionStrategies.SMALL_WORKER_FLAGS).set("worker-idle-time", "0s").open()) {
 			// One short run first, so every pool is timed with this JVM's code compiled.
 			run(fiber, "warm-up", f -> f.pool(options.min()), options, 1);
 			for (int round = 1; round <= options.runs(); round++) {
 				List<Outcome> outcomes = new ArrayList<>();
 				outcomes.add(run(fiber, "autoscaling " + options.min() + "–" + options.max(),
-						f -> f.pool(PoolScaling.between(options.min(), options.max()).queueTime(Duration.ofMillis(200))
+						f -> f.pool(PoolScaling.between(options.min(), options.max()).queueTime(QUEUE_TIME)
 								.idleAfter(Duration.ofSeconds(2))), options, options.iterations()));
 				outcomes.add(run(fiber, "fixed " + options.min(), f -> f.pool(options.min()), options, options.iterations()));
 				outcomes.add(run(fiber, "fixed " + options.max(), f -> f.pool(options.max()), options, options.iterations()));
@@ -136,8 +139,10 @@ public final class EsAutoscalingHarness {
 		StringBuilder text = new StringBuilder("# Evolution strategies on an autoscaling pool, with evaluation cost that changes\n\n");
 		text.append(String.format(Locale.ROOT, "%d iterations of %d antithetic pairs with evaluations of %d ms, then %d with "
 				+ "evaluations %d× dearer, then %d cheap again; each evaluation waits (no computing). Worker-seconds: the workers "
-				+ "taking tasks, sampled every %d ms, summed over the run.%n%n", options.iterations(), options.pairs(),
-				options.delayMillis(), options.iterations(), options.dearer(), options.iterations(), SAMPLE.toMillis()));
+				+ "taking tasks, sampled every %d ms, summed over the run. The autoscaling pool's queue time is %d ms, its idle "
+				+ "time 2 s; every pool starts its own worker JVMs (worker-idle-time=0s).%n%n", options.iterations(), options.pairs(),
+				options.delayMillis(), options.iterations(), options.dearer(), options.iterations(), SAMPLE.toMillis(),
+				QUEUE_TIME.toMillis()));
 		text.append("| run | pool | wall time | worker-seconds | most workers | time over fixed max | worker-seconds over fixed max |\n");
 		text.append("|---|---|---|---|---|---|---|\n");
 		for (int r = 0; r < rounds.size(); r++) {
