@@ -120,6 +120,25 @@ class PoolAutoscalingTest extends FiberPerTest {
 	}
 
 	@Test
+	void aSteadyLightLoadAfterABurstShrinksThePoolWithoutThrashing() {
+		FiberPool pool = fiber.pool(PoolScaling.between(1, 4).queueTime(Duration.ofSeconds(2)).idleAfter(Duration.ofSeconds(1)))
+				.name("steady").chunkSize(1).open();
+		List<Integer> burst = IntStream.range(0, 48).boxed().toList();
+		assertThat(pool.map(x -> slowly(x, 250), burst).collectList().block(LONG)).isEqualTo(burst);
+		assertThat(pool.stats().target()).isGreaterThan(1);
+		long started = pool.stats().workersStarted();
+		// A task every 100 ms that takes 30: the oldest worker takes them all (idle workers go first, in the order they
+		// came), the others idle out and retire, and nothing waits long enough to start a worker again.
+		List<Integer> steady = Flux.interval(Duration.ofMillis(100)).onBackpressureBuffer().take(50).map(Long::intValue)
+				.concatMap(x -> pool.apply(y -> slowly(y, 30), x)).collectList().block(LONG);
+		assertThat(steady).hasSize(50);
+		await().atMost(LONG).until(() -> pool.stats().target() == 1);
+		assertThat(pool.stats().workersStarted()).as("no worker started again after the burst").isEqualTo(started);
+		assertNothingLostOrRunTwice(pool.stats(), burst.size() + steady.size());
+		pool.close();
+	}
+
+	@Test
 	void aPoolOfNoneClosedWithTasksQueuedStartsAWorkerForThemAndCloses() {
 		FiberPool pool = fiber.pool(PoolScaling.between(0, 2).queueTime(Duration.ofMillis(50))).name("closing-empty").open();
 		Flux<Integer> results = pool.map(x -> x + 1, List.of(1, 2, 3)).cache();

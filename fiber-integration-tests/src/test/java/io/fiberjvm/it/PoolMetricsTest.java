@@ -69,6 +69,10 @@ class PoolMetricsTest extends FiberPerTest {
 			assertThat(gauge("fiber.pool.tasks.queued")).isZero();
 			assertThat(gauge("fiber.pool.tasks.running")).isZero();
 			assertThat(gauge("fiber.pool.workers.target")).isEqualTo(2);
+			// A pool of a fixed size: its fewest and its most are its size; nothing waits.
+			assertThat(gauge("fiber.pool.workers.min")).isEqualTo(2);
+			assertThat(gauge("fiber.pool.workers.max")).isEqualTo(2);
+			assertThat(gauge("fiber.pool.queue.wait")).isZero();
 			var latency = registry.get("fiber.pool.task.latency").tag("pool", "metered").tag("team", "rl").timer();
 			assertThat(latency.count()).isEqualTo(100);
 			assertThat(latency.totalTime(java.util.concurrent.TimeUnit.NANOSECONDS)).isPositive();
