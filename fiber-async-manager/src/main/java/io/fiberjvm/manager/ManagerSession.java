@@ -170,6 +170,12 @@ final class ManagerSession {
 		if (restart == null) {
 			return lost(link, why + spent, cause);
 		}
+		if (!link.open) {
+			// A restart's process lost before it took calls: whoever waits for it (restart()) learns so now, not at the
+			// start timeout; the calls held for it wait for the next one.
+			link.ready.tryEmitError(new ManagerLostException("manager " + name + "'s new process was lost before it took calls ("
+					+ why + "); it is started again", cause));
+		}
 		long number = restart.number();
 		restart.begin(call -> new ManagerRestartedException("manager " + name + " lost its process (" + why + ") and was restarted (restart "
 				+ number + "); " + call.what() + " did not complete, and its object's state was reset: it is made again from its constructor arguments"))

@@ -15,9 +15,11 @@ import io.fiberjvm.FiberProcess;
 import io.fiberjvm.it.ManagerDeadlineTest.Env;
 import io.fiberjvm.it.ManagerDeadlineTest.Sim;
 import io.fiberjvm.manager.AsyncManager;
+import io.fiberjvm.manager.Manager;
 import io.fiberjvm.manager.ManagerLostException;
 import io.fiberjvm.manager.ManagerRestartedException;
 import io.fiberjvm.manager.ManagerRestarts;
+import io.fiberjvm.manager.SharedMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -137,10 +139,26 @@ class ManagerRestartTest {
 			// Not restarted: a manager that never took a call is not yet a manager to bring back.
 			StepVerifier.create(start)
 					.expectErrorSatisfies(error -> assertThat(error).isInstanceOf(ManagerLostException.class)
-							.hasMessageContaining("manager unstartable was lost").hasMessageContaining("before it took calls")
+							// Lost for its process's end, at once: not after a wait, nor restarted.
+							.hasMessageContaining("manager unstartable was lost (its process ended").hasMessageContaining("before it took calls")
 							.cause().hasMessageContaining("NoSuchOptionAnywhere"))
 					.verify(Duration.ofSeconds(50));
 		}
+	}
+
+	@Test
+	void aManagerOfSharedObjectsComesBackEmptyAndHandlesTakenAgainWork() {
+		Manager manager = Manager.on(fiber).name("shared").restarts(ManagerRestarts.max(2).backoff(Duration.ZERO)).start().block(LONG);
+		SharedMap<String, Integer> before = manager.map("scores");
+		StepVerifier.create(before.put("a", 1)).expectNextCount(0).verifyComplete();
+		kill(manager.process());
+		await().atMost(LONG).until(() -> manager.stats().restarts() == 1);
+		// The new process serves its shared objects afresh: what the old one held is gone, as documented.
+		await().atMost(LONG).untilAsserted(() -> StepVerifier.create(manager.<String, Integer>map("scores").size())
+				.expectNext(0).verifyComplete());
+		SharedMap<String, Integer> after = manager.map("scores");
+		StepVerifier.create(after.put("b", 2).then(after.get("b"))).expectNext(2).verifyComplete();
+		assertThat(manager.isDisposed()).isFalse();
 	}
 
 	@Test

@@ -96,7 +96,7 @@ final class PoolAutoscaler {
 	 * What {@code policy} decides for a pool that wants {@code target} workers, {@code starting} of them not yet
 	 * taking tasks, under {@code load}: while a task has waited its queue time, as many again as it has
 	 * (at least one, no more than wait, within the most), unless some still start; while none waits, the workers idle
-	 * for the idle time, down to the fewest.
+	 * for the idle time, as long as more than the fewest take tasks.
 	 */
 	static Decision decide(PoolScaling policy, PoolLoad load, int target, long starting) {
 		if (load.queued() > 0) {
@@ -106,8 +106,9 @@ final class PoolAutoscaler {
 			return new Decision((int) Math.min(policy.max() - target, Math.min(Math.max(1, target), load.queued())), List.of());
 		}
 		long idleAfter = policy.idleAfter().toNanos();
+		// Counted against the fewest: the workers taking tasks, not those still starting (a Pending pod may never come).
 		List<String> idle = load.idle().stream().filter(worker -> worker.nanos() >= idleAfter).map(PoolLoad.Idle::worker)
-				.limit(Math.max(0, target - policy.min())).toList();
+				.limit(Math.max(0, Math.min(target, load.taking()) - policy.min())).toList();
 		return new Decision(0, idle);
 	}
 }

@@ -11,8 +11,9 @@ import java.util.List;
  * @param queued tasks waiting for a worker
  * @param waitNanos how long the task that has waited longest has waited
  * @param idle the workers taking tasks that hold none, the longest idle first
+ * @param taking the workers taking tasks, idle or not
  */
-record PoolLoad(long queued, long waitNanos, List<Idle> idle) {
+record PoolLoad(long queued, long waitNanos, List<Idle> idle, int taking) {
 
 	/**
 	 * A worker that holds no task.
@@ -26,13 +27,17 @@ record PoolLoad(long queued, long waitNanos, List<Idle> idle) {
 	/** The load of {@code queue} and {@code sessions} at {@code now}; under the dispatcher's lock. */
 	static PoolLoad of(TaskQueue queue, Collection<WorkerSession> sessions, long now) {
 		List<Idle> idle = new ArrayList<>();
+		int taking = 0;
 		for (WorkerSession session : sessions) {
+			if (session.taking()) {
+				taking++;
+			}
 			long nanos = session.idleNanos(now);
 			if (nanos > 0) {
 				idle.add(new Idle(session.worker, nanos));
 			}
 		}
 		idle.sort(Comparator.comparingLong(Idle::nanos).reversed());
-		return new PoolLoad(queue.size(), queue.longestWait(now), idle);
+		return new PoolLoad(queue.size(), queue.longestWait(now), idle, taking);
 	}
 }

@@ -80,6 +80,8 @@ final class TaskQueue {
 	 * after it went in later.
 	 */
 	long longestWait(long now) {
+		// Drops cancelled tasks from the front first, so that a large cancelled call is not walked at every look.
+		head();
 		long oldest = Long.MAX_VALUE;
 		for (Task task : tasks) {
 			if (!task.queued) {

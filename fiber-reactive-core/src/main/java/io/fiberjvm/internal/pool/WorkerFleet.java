@@ -316,7 +316,7 @@ final class WorkerFleet {
 
 	/**
 	 * Retires those of {@code idle} that still take tasks, in that order, as long as more than {@code floor} workers
-	 * are wanted; each retired is one fewer wanted. Returns how many were retired. A worker handed a chunk since it
+	 * are wanted and take tasks; each retired is one fewer wanted. Returns how many were retired. A worker handed a chunk since it
 	 * was seen idle finishes it first, as any retiring worker does.
 	 */
 	int retireIdle(List<String> idle, int floor) {
@@ -325,9 +325,12 @@ final class WorkerFleet {
 			if (lifecycle.isClosing()) {
 				return 0;
 			}
+			// As long as more than the fewest take tasks: workers still starting may never come.
+			long working = slots.all().stream().filter(s -> s.attached && !s.retiring).count();
 			for (String worker : idle) {
 				Slot slot = slots.get(worker);
-				if (wanted > floor && slot != null && slot.attached && !slot.retiring) {
+				if (wanted > floor && working > floor && slot != null && slot.attached && !slot.retiring) {
+					working--;
 					slot.retiring = true;
 					wanted--;
 					chosen.add(slot);

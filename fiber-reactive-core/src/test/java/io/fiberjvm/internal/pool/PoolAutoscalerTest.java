@@ -17,7 +17,7 @@ class PoolAutoscalerTest {
 			.idleAfter(Duration.ofSeconds(10));
 
 	private static PoolLoad waiting(long queued, long waitedMillis) {
-		return new PoolLoad(queued, waitedMillis * MS, List.of());
+		return new PoolLoad(queued, waitedMillis * MS, List.of(), 10);
 	}
 
 	@Test
@@ -45,13 +45,21 @@ class PoolAutoscalerTest {
 	@Test
 	void onlyWorkersIdleForTheIdleTimeAreRetiredWhileNoTaskWaitsAndNeverBelowTheFewest() {
 		PoolLoad idle = new PoolLoad(0, 0, List.of(new PoolLoad.Idle("w1", 30_000 * MS), new PoolLoad.Idle("w2", 12_000 * MS),
-				new PoolLoad.Idle("w3", 10_000 * MS), new PoolLoad.Idle("w4", 9_000 * MS)));
+				new PoolLoad.Idle("w3", 10_000 * MS), new PoolLoad.Idle("w4", 9_000 * MS)), 6);
 		assertThat(PoolAutoscaler.decide(POLICY, idle, 6, 0).retire()).containsExactly("w1", "w2", "w3");
 		assertThat(PoolAutoscaler.decide(POLICY, idle, 4, 0).retire()).containsExactly("w1", "w2");
 		assertThat(PoolAutoscaler.decide(POLICY, idle, 2, 0).retire()).isEmpty();
 		// A task waiting: nobody is retired, however idle.
-		PoolLoad busy = new PoolLoad(1, 0, idle.idle());
+		PoolLoad busy = new PoolLoad(1, 0, idle.idle(), 6);
 		assertThat(PoolAutoscaler.decide(POLICY, busy, 6, 0).retire()).isEmpty();
+	}
+
+	@Test
+	void workersStillStartingDoNotCountTowardTheFewestSoTheWorkingOnesAreNotAllRetired() {
+		// Three wanted, two taking tasks and idle, the third a pod still Pending: one may go, not both.
+		PoolLoad load = new PoolLoad(0, 0, List.of(new PoolLoad.Idle("a", 60_000 * MS), new PoolLoad.Idle("b", 60_000 * MS)), 2);
+		assertThat(PoolAutoscaler.decide(PoolScaling.between(1, 3).idleAfter(Duration.ofSeconds(1)), load, 3, 1).retire())
+				.containsExactly("a");
 	}
 
 	@Test
