@@ -387,7 +387,7 @@ final class Dispatcher {
 		for (WorkerSession session : sessions.values()) {
 			inFlight += session.pending.size();
 		}
-		return new long[] {taking, queue.size(), inFlight, completed, failed, lost, requeued};
+		return new long[] {taking, queue.size(), inFlight, completed, failed, lost, requeued, queue.longestWait(System.nanoTime())};
 	}
 
 	/** What the queue and the sessions look like at {@code now}, for the autoscaler. */

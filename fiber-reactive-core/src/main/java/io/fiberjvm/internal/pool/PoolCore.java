@@ -198,7 +198,7 @@ final class PoolCore {
 		long[] d = dispatcher.counters();
 		long[] f = fleet.counters();
 		return new PoolStats((int) d[0], fleet.size(), d[1], d[2], d[3], d[4], d[5], retried.get(), f[0], f[1], submitted.get(), f[2],
-				d[6], min(), max(), Duration.ofNanos(dispatcher.load(System.nanoTime()).waitNanos()));
+				d[6], min(), max(), Duration.ofNanos(d[7]));
 	}
 
 	/** The fewest workers the pool keeps: its size, unless it scales. */

@@ -82,8 +82,14 @@ final class WorkerSlots {
 
 	/** Of {@code wanted} workers, those not attached yet, and those with no slot yet (a start put off by a backoff). */
 	long starting(int wanted) {
-		long active = slots.values().stream().filter(s -> !s.retiring).count();
-		long detached = slots.values().stream().filter(s -> !s.retiring && !s.attached).count();
+		long active = 0;
+		long detached = 0;
+		for (Slot slot : slots.values()) {
+			if (!slot.retiring) {
+				active++;
+				detached += slot.attached ? 0 : 1;
+			}
+		}
 		return detached + Math.max(0, wanted - active);
 	}
 
