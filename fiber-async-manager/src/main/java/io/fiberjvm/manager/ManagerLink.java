@@ -9,6 +9,7 @@ import reactor.core.Disposable;
 import reactor.core.publisher.FluxSink;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Schedulers;
 
 import io.fiberjvm.FiberProcess;
 
@@ -91,9 +92,9 @@ final class ManagerLink {
 	 */
 	Mono<Void> readyWithin(FiberProcess started, Duration startTimeout, String manager) {
 		return ready.asMono().timeout(started.onRunning()
-						.onErrorResume(error -> Mono.delay(EXIT_WAIT).then(Mono.error(new ManagerLostException("manager " + manager
+						.onErrorResume(error -> Mono.delay(EXIT_WAIT, Schedulers.boundedElastic()).then(Mono.error(new ManagerLostException("manager " + manager
 								+ " was lost before it took calls: " + error.getMessage(), error))))
-						.then(Mono.delay(startTimeout)))
+						.then(Mono.delay(startTimeout, Schedulers.boundedElastic())))
 				.onErrorMap(TimeoutException.class, timeout -> new ManagerLostException("manager " + manager
 						+ " did not take calls within " + startTimeout + " (fiber.start-timeout) of its process starting"));
 	}

@@ -14,6 +14,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.FluxSink;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Schedulers;
 
 import io.fiberjvm.FiberProcess;
 import io.fiberjvm.ResourceSpec;
@@ -219,7 +220,8 @@ final class ManagerSession {
 			return;
 		}
 		// exited() ends it first, for the process's end, if that comes within the wait.
-		Mono.delay(ManagerLink.EXIT_WAIT).subscribe(tick -> ended(link, why, null));
+		// Ending fails the calls in flight (their callers' code runs) and may start a restart: not on a timer thread.
+		Mono.delay(ManagerLink.EXIT_WAIT, Schedulers.boundedElastic()).subscribe(tick -> ended(link, why, null));
 	}
 
 	/** The process of {@code link} sent its ready word: the objects are made again, then the calls held go down. */
@@ -408,7 +410,7 @@ final class ManagerSession {
 		if (!carried) {
 			backlog.dropHeld();
 		}
-		Mono<Void> run = (wait.isZero() ? launch(link) : Mono.delay(wait).then(launch(link)))
+		Mono<Void> run = (wait.isZero() ? launch(link) : Mono.delay(wait, Schedulers.boundedElastic()).then(launch(link)))
 				.doOnError(error -> {
 					// A process that cannot start is one more loss: restarted again while the policy allows.
 					if (ended(link, "it could not be restarted (" + error.getMessage() + ")", error)) {

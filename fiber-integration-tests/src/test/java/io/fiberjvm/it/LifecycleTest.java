@@ -1,6 +1,7 @@
 package io.fiberjvm.it;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
@@ -60,7 +61,7 @@ class LifecycleTest extends FiberPerTest {
 	}
 
 	@Test
-	void closeWaitsForAcceptedWorkWhileDisposeReturnsAtOnce() {
+	void closeWaitsForAcceptedWorkWhileDisposeReturnsAtOnce() throws Exception {
 		FiberPool pool = fiber.pool(1).name("waiting").open();
 		FiberFunction<Integer, Integer> slow = PoolTest.sleeping(20);
 		var accepted = pool.map(slow, Flux.range(0, 50)).collectList().toFuture();
@@ -69,13 +70,13 @@ class LifecycleTest extends FiberPerTest {
 		// close() returned once the pool had closed: its accepted work done, its workers gone.
 		assertThat(pool.onClose().toFuture()).isDone();
 		assertThat(workers).noneMatch(FiberProcess::isAlive);
-		assertThat(accepted.join()).hasSize(50);
+		assertThat(accepted.get(LONG.toSeconds(), TimeUnit.SECONDS)).hasSize(50);
 
 		FiberPool other = fiber.pool(1).name("disposed").open();
 		var running = other.map(slow, Flux.range(0, 50)).collectList().toFuture();
 		other.dispose();
 		assertThat(other.isDisposed()).isTrue();
-		assertThat(running.join()).as("disposing still finishes accepted work").hasSize(50);
+		assertThat(running.get(LONG.toSeconds(), TimeUnit.SECONDS)).as("disposing still finishes accepted work").hasSize(50);
 		StepVerifier.create(other.onClose()).expectComplete().verify(LONG);
 	}
 

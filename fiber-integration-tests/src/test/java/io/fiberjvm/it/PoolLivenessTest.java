@@ -3,6 +3,7 @@ package io.fiberjvm.it;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.BeforeAll;
@@ -175,7 +176,7 @@ class PoolLivenessTest extends FiberPerTest {
 	}
 
 	@Test
-	void workersKilledAsTheyStartForAMinuteNeitherFailNorStallAMapWhichCompletesOnceTheKillsStop() {
+	void workersKilledAsTheyStartForAMinuteNeitherFailNorStallAMapWhichCompletesOnceTheKillsStop() throws Exception {
 		// Should a worker connect between kills on a fast machine, a kill charges the task it holds: retry as long as needed.
 		FiberPool pool = fiber.pool(2).name("hunted").open().retry(Retry.indefinitely().filter(WorkerLostException.class::isInstance));
 		CompletableFuture<List<Integer>> running = pool.map((FiberFunction<Integer, Integer>) x -> {
@@ -200,6 +201,6 @@ class PoolLivenessTest extends FiberPerTest {
 		}
 		assertThat(kills.get()).isGreaterThan(20);
 		assertThat(pool.stats().workersLost()).isGreaterThan(20);
-		assertThat(running.join()).hasSize(2000).startsWith(0, 2, 4);
+		assertThat(running.get(LONG.toSeconds(), TimeUnit.SECONDS)).hasSize(2000).startsWith(0, 2, 4);
 	}
 }

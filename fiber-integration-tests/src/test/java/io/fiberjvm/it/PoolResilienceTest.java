@@ -1,6 +1,7 @@
 package io.fiberjvm.it;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -127,7 +128,7 @@ class PoolResilienceTest extends FiberPerTest {
 	}
 
 	@Test
-	void aWorkerThatStopsAnsweringKeepAlivesIsReplacedAndItsTaskRetried() {
+	void aWorkerThatStopsAnsweringKeepAlivesIsReplacedAndItsTaskRetried() throws Exception {
 		Fiber quick = Fiber.builder().set("keepalive-interval", "500ms").set("keepalive-timeout", "2s").open();
 		try {
 			FiberPool pool = quick.pool(1).name("frozen").open();
@@ -142,7 +143,7 @@ class PoolResilienceTest extends FiberPerTest {
 			long pid = first.pid().orElseThrow();
 			signal("STOP", pid);
 			try {
-				assertThat(result.join()).isEqualTo(42);
+				assertThat(result.get(LONG.toSeconds(), TimeUnit.SECONDS)).isEqualTo(42);
 				assertThat(pool.stats().lost()).isEqualTo(1);
 				assertThat(pool.workers()).noneMatch(p -> p.pid().orElse(-1) == pid);
 			}
@@ -185,7 +186,7 @@ class PoolResilienceTest extends FiberPerTest {
 	}
 
 	@Test
-	void resizeWhileRunning() {
+	void resizeWhileRunning() throws Exception {
 		FiberPool pool = fiber.pool(1).name("elastic").open();
 		FiberFunction<Integer, Long> whoRuns = x -> {
 			SimulatedWork.pause(5);
@@ -196,7 +197,7 @@ class PoolResilienceTest extends FiberPerTest {
 		awaitWorkers(pool, 1);
 		pool.resize(3);
 		assertThat(pool.size()).isEqualTo(3);
-		List<Long> pids = running.join();
+		List<Long> pids = running.get(LONG.toSeconds(), TimeUnit.SECONDS);
 		assertThat(pids).hasSize(2000);
 		assertThat(pids.stream().distinct().count()).as("workers that ran tasks").isGreaterThan(1);
 		pool.resize(1);
@@ -207,7 +208,7 @@ class PoolResilienceTest extends FiberPerTest {
 	}
 
 	@Test
-	void closeFinishesAcceptedWorkThenStopsWorkersAndRefusesNewCalls() {
+	void closeFinishesAcceptedWorkThenStopsWorkersAndRefusesNewCalls() throws Exception {
 		FiberPool pool = fiber.pool(2).name("closing").open();
 		// 600 × 5 ms on 2 workers: 1.5 s of work, so the pool is still draining when a worker is killed.
 		FiberFunction<Integer, Integer> fiveMs = PoolTest.sleeping(5);
@@ -218,7 +219,7 @@ class PoolResilienceTest extends FiberPerTest {
 		pool.dispose();
 		// A worker lost while the pool drains is replaced: accepted work still finishes.
 		workers.get(0).pid().ifPresent(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
-		assertThat(accepted.join()).containsExactlyElementsOf(IntStream.range(0, 600).boxed().toList());
+		assertThat(accepted.get(LONG.toSeconds(), TimeUnit.SECONDS)).containsExactlyElementsOf(IntStream.range(0, 600).boxed().toList());
 		pool.onClose().block(LONG);
 		assertThat(workers).isNotEmpty().noneMatch(FiberProcess::isAlive);
 		assertThat(pool.workers()).isEmpty();

@@ -1,6 +1,7 @@
 package io.fiberjvm.it;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -142,7 +143,7 @@ class QueueTest extends FiberPerTest {
 	}
 
 	@Test
-	void fourConsumersThatAlwaysWantMoreGetEvenSharesRunAfterRun() {
+	void fourConsumersThatAlwaysWantMoreGetEvenSharesRunAfterRun() throws Exception {
 		FiberQueue<String> work = fiber.queue(String.class);
 		FiberQueue<Integer> done = fiber.queue(Integer.class);
 		FiberQueue<String> ready = fiber.queue(String.class);
@@ -160,7 +161,7 @@ class QueueTest extends FiberPerTest {
 			var sent = work.send(Flux.range(0, 2400).map(i -> "work")).toFuture();
 			int[] shares = new int[4];
 			done.receive().take(2400).doOnNext(ident -> shares[ident]++).blockLast(LONG);
-			sent.join();
+			sent.get(LONG.toSeconds(), TimeUnit.SECONDS);
 			runs.add(shares);
 		}
 		work.close();

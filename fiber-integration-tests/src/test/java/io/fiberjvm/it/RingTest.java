@@ -1,6 +1,7 @@
 package io.fiberjvm.it;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -172,14 +173,14 @@ class RingTest extends FiberPerTest {
 	}
 
 	@Test
-	void dataParallelSgdLearnsTheCoefficientsWithTheSameModelOnEveryMember() {
+	void dataParallelSgdLearnsTheCoefficientsWithTheSameModelOnEveryMember() throws Exception {
 		int members = 4;
 		int steps = 150;
 		FiberQueue<StepReport> reports = fiber.queue(StepReport.class, 64);
 		// Read while training: the queue holds 64, and members wait while it is full.
 		var collected = reports.receive().take((long) members * steps).collectList().toFuture();
 		DataParallelSgd.train(fiber, members, 2000, steps, reports).block(LONG);
-		List<StepReport> all = collected.join();
+		List<StepReport> all = collected.get(LONG.toSeconds(), TimeUnit.SECONDS);
 		Map<Integer, List<StepReport>> bySteps = all.stream().collect(Collectors.groupingBy(StepReport::step));
 		assertThat(bySteps).hasSize(steps);
 		bySteps.forEach((step, reportsOfStep) -> {

@@ -61,12 +61,13 @@ public final class Progress {
 		if (total < 0) {
 			throw new IllegalArgumentException("a progress total is 0 or more, not " + total + " (use unbounded() when it is not known)");
 		}
-		return new Progress(total, checked(every), Schedulers.parallel());
+		// Reports go to code that may print or log: off the JVM's timer threads.
+		return new Progress(total, checked(every), Schedulers.boundedElastic());
 	}
 
 	/** Progress of a stream whose length is not known: snapshots have total -1 and no ETA. */
 	public static Progress unbounded(Duration every) {
-		return new Progress(-1, checked(every), Schedulers.parallel());
+		return new Progress(-1, checked(every), Schedulers.boundedElastic());
 	}
 
 	/** A new, unused {@code Progress} like this one, its reports timed on {@code timer} (a virtual-time scheduler in tests, say). */

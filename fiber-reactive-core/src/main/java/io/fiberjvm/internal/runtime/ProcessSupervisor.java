@@ -8,6 +8,7 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Schedulers;
 
 import io.fiberjvm.FiberProcess;
 import io.fiberjvm.ProcessFailedException;
@@ -92,7 +93,9 @@ final class ProcessSupervisor implements FiberProcess {
 		this.started = created;
 		job.tryEmitValue(created);
 		// A child never placed, or that never connects, is killed after its bound, so it cannot hang a caller.
+		// The failure runs onRunning()'s subscribers (a pool starts the next worker): not on the timer's thread.
 		bounds.watch(created, running.asMono().then(Mono.just(true)).onErrorReturn(true), "process '" + name + "' (job " + jobId + ")")
+				.publishOn(Schedulers.boundedElastic())
 				.subscribe(why -> {
 					ProcessFailedException failure = new ProcessFailedException(name, -1, why, null);
 					// A child that fetched its target at this moment won: it is left running.
