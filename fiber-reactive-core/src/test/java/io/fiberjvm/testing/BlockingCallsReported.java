@@ -1,32 +1,55 @@
 package io.fiberjvm.testing;
 
-import org.slf4j.LoggerFactory;
-import reactor.blockhound.BlockHound;
-import reactor.blockhound.BlockingOperationError;
-import reactor.blockhound.integration.BlockHoundIntegration;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 
 /**
- * How the suites that run network threads install BlockHound (those with blockhound-junit-platform and this
- * test-jar): a blocking call on a thread that must not block (Netty's event loops,
- * Reactor's parallel workers) is logged with where it happened, then fails as BlockHound makes it fail, since the
- * transport may turn that error into a closed connection whose cause the test no longer sees.
+ * Fails a test during which BlockHound saw a blocking call on a non-blocking thread ({@link BlockingCalls}), naming
+ * each with its stack; a test that failed on its own says so in its message too. Found through
+ * {@code junit.jupiter.extensions.autodetection.enabled} by the suites with this test-jar.
  */
-public final class BlockingCallsReported implements BlockHoundIntegration {
+public final class BlockingCallsReported implements BeforeEachCallback, AfterEachCallback, TestExecutionExceptionHandler {
+
+	private static final ExtensionContext.Namespace HERE = ExtensionContext.Namespace.create(BlockingCallsReported.class);
 
 	@Override
-	public void applyTo(BlockHound.Builder builder) {
-		// A log line written where it is made waits for the file and for other threads' lines: not what this hunts.
-		builder.allowBlockingCallsInside("ch.qos.logback.core.UnsynchronizedAppenderBase", "doAppend");
-		builder.allowBlockingCallsInside("ch.qos.logback.core.AppenderBase", "doAppend");
-		// Netty's own allocator takes a short lock of its own on the event loop it serves.
-		builder.allowBlockingCallsInside("io.netty.buffer.AdaptivePoolingAllocator$MagazineGroup", "tryExpandMagazines");
-		builder.allowBlockingCallsInside("io.netty.buffer.AdaptivePoolingAllocator$Magazine", "free");
-		// Jackson builds a type's deserializer once, under a short lock of its own (a remote error read on an event loop).
-		builder.allowBlockingCallsInside("com.fasterxml.jackson.databind.deser.DeserializerCache", "_createAndCacheValueDeserializer");
-		builder.blockingMethodCallback(method -> {
-			BlockingOperationError error = new BlockingOperationError(method);
-			LoggerFactory.getLogger(BlockingCallsReported.class).error("a blocking call on a non-blocking thread", error);
-			throw error;
-		});
+	public void beforeEach(ExtensionContext context) {
+		context.getStore(HERE).put("from", BlockingCalls.mark());
+	}
+
+	@Override
+	public void handleTestExecutionException(ExtensionContext context, Throwable failure) throws Throwable {
+		List<BlockingCalls.Call> calls = callsOf(context);
+		if (calls.isEmpty()) {
+			throw failure;
+		}
+		context.getStore(HERE).put("reported", true);
+		throw new AssertionError(failure + "\n" + describe(calls), failure);
+	}
+
+	@Override
+	public void afterEach(ExtensionContext context) {
+		if (context.getStore(HERE).get("reported") != null) {
+			return;
+		}
+		List<BlockingCalls.Call> calls = callsOf(context);
+		if (!calls.isEmpty()) {
+			throw new AssertionError(describe(calls));
+		}
+	}
+
+	private static List<BlockingCalls.Call> callsOf(ExtensionContext context) {
+		Integer from = context.getStore(HERE).get("from", Integer.class);
+		return BlockingCalls.since(from == null ? 0 : from);
+	}
+
+	private static String describe(List<BlockingCalls.Call> calls) {
+		return "blocking calls on non-blocking threads during this test:\n"
+				+ calls.stream().map(BlockingCalls.Call::toString).collect(Collectors.joining("\n"));
 	}
 }

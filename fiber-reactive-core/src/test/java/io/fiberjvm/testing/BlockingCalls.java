@@ -1,0 +1,69 @@
+package io.fiberjvm.testing;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * The blocking calls BlockHound saw on this JVM's non-blocking threads ({@link BlockingCallsRecorded}), in order:
+ * {@link BlockingCallsReported} fails the test during which one was made, unless the test claimed it.
+ */
+public final class BlockingCalls {
+
+	private static final int FRAMES = 40;
+
+	/** One blocking call: the thread, the blocking method, and the stack that called it. */
+	public record Call(String thread, String method, String stack) {
+
+		@Override
+		public String toString() {
+			return method + " on \"" + thread + "\":\n" + stack;
+		}
+	}
+
+	private static final List<Call> CALLS = new ArrayList<>();
+
+	private static final List<Boolean> CLAIMED = new ArrayList<>();
+
+	private BlockingCalls() {
+	}
+
+	static void record(String method, Thread thread, StackTraceElement[] stack) {
+		StringBuilder text = new StringBuilder();
+		for (int i = 0; i < Math.min(stack.length, FRAMES); i++) {
+			text.append("\tat ").append(stack[i]).append('\n');
+		}
+		synchronized (BlockingCalls.class) {
+			CALLS.add(new Call(thread.getName(), method, text.toString()));
+			CLAIMED.add(false);
+		}
+	}
+
+	/** How many calls have been recorded so far: what {@link #since} counts from. */
+	public static synchronized int mark() {
+		return CALLS.size();
+	}
+
+	/** The calls recorded from the {@code mark}-th on and not claimed. */
+	public static synchronized List<Call> since(int mark) {
+		List<Call> calls = new ArrayList<>();
+		for (int i = Math.min(mark, CALLS.size()); i < CALLS.size(); i++) {
+			if (!CLAIMED.get(i)) {
+				calls.add(CALLS.get(i));
+			}
+		}
+		return calls;
+	}
+
+	/** Claims the calls from the {@code mark}-th on that {@code expected} matches, for a test that made them on purpose. */
+	public static synchronized List<Call> claim(int mark, Predicate<Call> expected) {
+		List<Call> claimed = new ArrayList<>();
+		for (int i = Math.min(mark, CALLS.size()); i < CALLS.size(); i++) {
+			if (!CLAIMED.get(i) && expected.test(CALLS.get(i))) {
+				CLAIMED.set(i, true);
+				claimed.add(CALLS.get(i));
+			}
+		}
+		return claimed;
+	}
+}
