@@ -87,7 +87,7 @@ class PoolLivenessTest extends FiberPerTest {
 	/**
 	 * The issue's full size: 10,000 tasks, 500 of which kill their worker on each of their two attempts, so 1,000 worker
 	 * JVMs die and are replaced. On two cores that takes longer than CI allows, so it runs when asked:
-	 * {@code -Dpoison-tasks=10000}.
+	 * {@code -Dpoison-tasks=10000 -Dsurefire.fork-timeout=4000}.
 	 */
 	@Test
 	@EnabledIfSystemProperty(named = "poison-tasks", matches = "[0-9]+")

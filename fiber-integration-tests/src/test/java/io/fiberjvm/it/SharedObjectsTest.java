@@ -1,6 +1,7 @@
 package io.fiberjvm.it;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -101,12 +102,12 @@ class SharedObjectsTest extends FiberPerTest {
 	}
 
 	@Test
-	void aQueueTakeWaitsForAPutFromAnotherProcess() {
+	void aQueueTakeWaitsForAPutFromAnotherProcess() throws Exception {
 		SharedQueue<String> queue = manager.queue("jobs");
 		var taken = queue.take().toFuture();
 		assertThat(taken).isNotDone();
 		run("producer", () -> queue.blocking().put("hello")).join().block(LONG);
-		assertThat(taken.join()).isEqualTo("hello");
+		assertThat(taken.get(LONG.toSeconds(), TimeUnit.SECONDS)).isEqualTo("hello");
 		StepVerifier.create(queue.poll()).verifyComplete();
 		StepVerifier.create(queue.put("a").then(queue.put("b")).then(queue.size())).expectNext(2).verifyComplete();
 		// One take after the other: two takes in flight at once may be served in either order.

@@ -12,6 +12,8 @@ public final class BlockingCalls {
 
 	private static final int FRAMES = 40;
 
+	private static final int KEPT_WITH_STACKS = 200;
+
 	/** One blocking call: the thread, the blocking method, and the stack that called it. */
 	public record Call(String thread, String method, String stack) {
 
@@ -30,10 +32,16 @@ public final class BlockingCalls {
 
 	static void record(String method, Thread thread, StackTraceElement[] stack) {
 		StringBuilder text = new StringBuilder();
-		for (int i = 0; i < Math.min(stack.length, FRAMES); i++) {
-			text.append("\tat ").append(stack[i]).append('\n');
-		}
 		synchronized (BlockingCalls.class) {
+			// A call on a busy path recurs: the first ones say where; the rest are counted, without their stacks.
+			if (CALLS.size() < KEPT_WITH_STACKS) {
+				for (int i = 0; i < Math.min(stack.length, FRAMES); i++) {
+					text.append("\tat ").append(stack[i]).append('\n');
+				}
+			}
+			else {
+				text.append("\t(stack not kept: ").append(KEPT_WITH_STACKS).append(" calls were recorded before this one)\n");
+			}
 			CALLS.add(new Call(thread.getName(), method, text.toString()));
 			CLAIMED.add(false);
 		}

@@ -45,7 +45,7 @@ public final class BlockingCallsReported implements BeforeEachCallback, AfterEac
 
 	private static List<BlockingCalls.Call> callsOf(ExtensionContext context) {
 		Integer from = context.getStore(HERE).get("from", Integer.class);
-		return BlockingCalls.since(from == null ? 0 : from);
+		return from == null ? List.of() : BlockingCalls.since(from);
 	}
 
 	private static String describe(List<BlockingCalls.Call> calls) {

@@ -18,8 +18,8 @@ import java.util.function.Predicate;
  * its own.
  *
  * <p>A thread is idle when it waits for its next task (parked in its executor's queue); any other sample is busy.
- * Tasks on these threads last microseconds, so a thread busy at every sample of {@link #STALL} runs something
- * that should not be there: the record keeps its stack as last seen.
+ * Tasks on these threads last microseconds, so a thread busy in the same method at every sample of {@link #STALL}
+ * (blocked, or looping) runs something that should not be there: the record keeps its stack as last seen.
  */
 public final class SchedulerStalls implements AutoCloseable {
 
@@ -27,6 +27,9 @@ public final class SchedulerStalls implements AutoCloseable {
 	public static final Duration STALL = Duration.ofSeconds(15);
 
 	private static final int FRAMES = 40;
+
+	/** Busy samples a stall takes at least, so a sampler held up between two samples does not make one. */
+	private static final int MIN_SAMPLES = 15;
 
 	private static final SchedulerStalls WATCH = new SchedulerStalls(STALL,
 			name -> name.startsWith("parallel-") || name.startsWith("single-"));
@@ -50,9 +53,10 @@ public final class SchedulerStalls implements AutoCloseable {
 
 	private final Thread sampler;
 
-	private final Map<Long, Long> busySince = new HashMap<>();
+	private final Map<Long, BusyRun> runs = new HashMap<>();
 
-	private final Map<Long, Stall> ongoing = new HashMap<>();
+	/** Where in {@link #recorded} each thread's stall going on now is. */
+	private final Map<Long, Integer> ongoing = new HashMap<>();
 
 	private final List<Stall> recorded = new ArrayList<>();
 
@@ -110,27 +114,61 @@ public final class SchedulerStalls implements AutoCloseable {
 			}
 		}
 		synchronized (this) {
-			busySince.keySet().retainAll(timers.keySet());
+			runs.keySet().retainAll(timers.keySet());
 			ongoing.keySet().retainAll(timers.keySet());
 			timers.forEach((id, info) -> {
 				if (isIdle(info)) {
-					busySince.remove(id);
+					runs.remove(id);
 					ongoing.remove(id);
 					return;
 				}
-				long busy = now - busySince.computeIfAbsent(id, key -> now);
-				if (busy < stallNanos) {
+				// A run of busy samples in the same method: a thread running one short task after another is in a
+				// different one at some sample.
+				String where = top(info);
+				BusyRun run = runs.get(id);
+				if (run == null || !run.where.equals(where)) {
+					run = new BusyRun(where, now);
+					runs.put(id, run);
+					ongoing.remove(id);
+				}
+				run.samples++;
+				long busy = now - run.since;
+				if (busy < stallNanos || run.samples < MIN_SAMPLES) {
 					return;
 				}
 				Stall stall = new Stall(info.getThreadName(), Duration.ofNanos(busy), stack(info));
-				Stall was = ongoing.put(id, stall);
-				if (was == null) {
+				Integer at = ongoing.get(id);
+				if (at == null) {
+					ongoing.put(id, recorded.size());
 					recorded.add(stall);
 				}
 				else {
-					recorded.set(recorded.indexOf(was), stall);
+					recorded.set(at, stall);
 				}
 			});
+		}
+	}
+
+	/** The stalls going on now, each as last seen. */
+	public synchronized List<Stall> ongoing() {
+		return ongoing.values().stream().map(recorded::get).toList();
+	}
+
+	private static String top(ThreadInfo info) {
+		StackTraceElement[] stack = info.getStackTrace();
+		return stack.length == 0 ? "" : stack[0].getClassName() + "." + stack[0].getMethodName();
+	}
+
+	/** A thread's busy samples in a row, all in one method. */
+	private static final class BusyRun {
+
+		final String where;
+		final long since;
+		int samples;
+
+		BusyRun(String where, long since) {
+			this.where = where;
+			this.since = since;
 		}
 	}
 

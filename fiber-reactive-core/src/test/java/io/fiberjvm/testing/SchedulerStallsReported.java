@@ -1,6 +1,9 @@
 package io.fiberjvm.testing;
 
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -24,7 +27,9 @@ public final class SchedulerStallsReported implements BeforeEachCallback, AfterE
 
 	@Override
 	public void handleTestExecutionException(ExtensionContext context, Throwable failure) throws Throwable {
-		List<SchedulerStalls.Stall> stalls = stallsOf(context);
+		// A stall that began before this test and goes on may be why it failed: said too.
+		Set<SchedulerStalls.Stall> stalls = new LinkedHashSet<>(stallsOf(context));
+		stalls.addAll(SchedulerStalls.watch().ongoing());
 		if (stalls.isEmpty()) {
 			throw failure;
 		}
@@ -45,10 +50,10 @@ public final class SchedulerStallsReported implements BeforeEachCallback, AfterE
 
 	private static List<SchedulerStalls.Stall> stallsOf(ExtensionContext context) {
 		Integer from = context.getStore(HERE).get("from", Integer.class);
-		return SchedulerStalls.watch().since(from == null ? 0 : from);
+		return from == null ? List.of() : SchedulerStalls.watch().since(from);
 	}
 
-	private static String describe(List<SchedulerStalls.Stall> stalls) {
+	private static String describe(Collection<SchedulerStalls.Stall> stalls) {
 		return "a Reactor timer thread of the test's JVM stalled during this test (every delay, timeout and keep-alive "
 				+ "scheduled on it waits behind it):\n"
 				+ stalls.stream().map(SchedulerStalls.Stall::toString).collect(Collectors.joining("\n"));

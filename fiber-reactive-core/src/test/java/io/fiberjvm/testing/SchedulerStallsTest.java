@@ -15,19 +15,20 @@ class SchedulerStallsTest {
 
 	private static final Duration STALL = Duration.ofMillis(400);
 
-	/** Busy without a pause until released: what a stalled timer thread looks like to the watch. */
-	private static void spinUntil(CountDownLatch release) {
+	private volatile boolean released;
+
+	/** Busy in one method, without a pause, until released: what a stalled timer thread looks like to the watch. */
+	private long spinUntilReleased() {
 		long spins = 0;
-		while (release.getCount() > 0) {
+		while (!released) {
 			spins++;
 		}
-		assertThat(spins).isNotNegative();
+		return spins;
 	}
 
 	@Test
 	void aWatchedThreadBusyPastTheStallIsRecordedWithItsStackOnce() throws Exception {
-		CountDownLatch release = new CountDownLatch(1);
-		Thread spinner = new Thread(() -> spinUntil(release), "stall-test-spinner");
+		Thread spinner = new Thread(this::spinUntilReleased, "stall-test-spinner");
 		try (SchedulerStalls watch = new SchedulerStalls(STALL, name -> name.startsWith("stall-test-"))) {
 			spinner.start();
 			await().atMost(Duration.ofSeconds(30)).until(() -> watch.count() == 1);
@@ -35,11 +36,15 @@ class SchedulerStallsTest {
 			await().atMost(Duration.ofSeconds(30)).until(() -> watch.since(0).get(0).busy().compareTo(STALL.multipliedBy(2)) > 0);
 			assertThat(watch.count()).isEqualTo(1);
 			assertThat(watch.since(0).get(0).thread()).isEqualTo("stall-test-spinner");
-			assertThat(watch.since(0).get(0).toString()).contains("spinUntil");
+			assertThat(watch.since(0).get(0).toString()).contains("spinUntilReleased");
+			assertThat(watch.ongoing()).hasSize(1);
 			assertThat(watch.since(1)).isEmpty();
+			released = true;
+			await().atMost(Duration.ofSeconds(30)).until(() -> watch.ongoing().isEmpty());
+			assertThat(watch.count()).isEqualTo(1);
 		}
 		finally {
-			release.countDown();
+			released = true;
 			spinner.join(TimeUnit.SECONDS.toMillis(30));
 		}
 	}
@@ -47,8 +52,7 @@ class SchedulerStallsTest {
 	@Test
 	void anIdleExecutorThreadAndAnUnwatchedBusyOneAreNotStalls() throws Exception {
 		ScheduledExecutorService idle = Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "stall-test-idle"));
-		CountDownLatch release = new CountDownLatch(1);
-		Thread other = new Thread(() -> spinUntil(release), "other-spinner");
+		Thread other = new Thread(this::spinUntilReleased, "other-spinner");
 		try (SchedulerStalls watch = new SchedulerStalls(STALL, name -> name.startsWith("stall-test-"))) {
 			idle.schedule(() -> { }, 1, TimeUnit.HOURS);
 			other.start();
@@ -59,7 +63,7 @@ class SchedulerStallsTest {
 			assertThat(watch.count()).isZero();
 		}
 		finally {
-			release.countDown();
+			released = true;
 			other.join(TimeUnit.SECONDS.toMillis(30));
 			idle.shutdownNow();
 		}

@@ -95,16 +95,19 @@ final class ProcessSupervisor implements FiberProcess {
 		// A child never placed, or that never connects, is killed after its bound, so it cannot hang a caller.
 		// The failure runs onRunning()'s subscribers (a pool starts the next worker): not on the timer's thread.
 		bounds.watch(created, running.asMono().then(Mono.just(true)).onErrorReturn(true), "process '" + name + "' (job " + jobId + ")")
-				.publishOn(Schedulers.boundedElastic())
-				.subscribe(why -> {
+				.subscribe(why -> Schedulers.boundedElastic().schedule(() -> {
 					ProcessFailedException failure = new ProcessFailedException(name, -1, why, null);
+					// Set first: a child fetching its target at this moment is told why it may not run it.
+					startFailure = failure;
 					// A child that fetched its target at this moment won: it is left running.
 					if (running.tryEmitError(failure).isSuccess()) {
-						startFailure = failure;
 						created.terminate().subscribe(done -> { }, error -> log.warn("process '{}' (job {}): {}; stopping it failed: {}",
 								name, jobId, why, error.toString()));
 					}
-				});
+					else {
+						startFailure = null;
+					}
+				}));
 		// Whenever the job ends before its target started, onRunning() fails; once it started this is a no-op.
 		created.onTerminal().subscribe(status -> {
 			describeEarlyExit(status).subscribe(running::tryEmitError);
