@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import reactor.test.StepVerifier;
 
 import io.fiberjvm.codec.Codec;
+import io.fiberjvm.testing.ThreadDump;
 import io.fiberjvm.transport.Connection;
 import io.fiberjvm.transport.Endpoint;
 import io.fiberjvm.transport.Messenger;

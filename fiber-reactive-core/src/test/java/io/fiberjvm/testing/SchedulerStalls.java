@@ -192,16 +192,6 @@ public final class SchedulerStalls implements AutoCloseable {
 	}
 
 	private static String stack(ThreadInfo info) {
-		StringBuilder text = new StringBuilder("\t").append(info.getThreadState());
-		if (info.getLockName() != null) {
-			text.append(" on ").append(info.getLockName());
-		}
-		if (info.getLockOwnerName() != null) {
-			text.append(" held by \"").append(info.getLockOwnerName()).append('"');
-		}
-		for (StackTraceElement frame : info.getStackTrace()) {
-			text.append("\n\tat ").append(frame);
-		}
-		return text.toString();
+		return "\t" + ThreadDump.describe(info);
 	}
 }

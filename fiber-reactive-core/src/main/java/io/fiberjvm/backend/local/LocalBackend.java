@@ -162,6 +162,8 @@ final class LocalBackend implements Backend {
 		for (LocalJob job : jobs) {
 			try {
 				job.onTerminal().block(grace.plusSeconds(5));
+				// Its own end's subscriber removes it too, maybe a moment later on the thread that saw it end.
+				live.remove(job);
 			}
 			catch (RuntimeException stillDying) {
 				// killed with SIGKILL already; nothing more to do

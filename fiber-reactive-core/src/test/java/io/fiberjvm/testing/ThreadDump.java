@@ -1,4 +1,4 @@
-package io.fiberjvm.it;
+package io.fiberjvm.testing;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
@@ -6,21 +6,21 @@ import java.util.Arrays;
 import java.util.stream.Collectors;
 
 /** The stacks of this JVM's threads, for the message of a test that waited in vain for one of them. */
-final class ThreadDump {
+public final class ThreadDump {
 
 	private ThreadDump() {
 	}
 
 	/** Every thread's name, state, the lock it waits for and its whole stack. */
-	static String all() {
+	public static String all() {
 		return Arrays.stream(ManagementFactory.getThreadMXBean().dumpAllThreads(true, true))
-				.map(ThreadDump::describe)
+				.map(thread -> "\"" + thread.getThreadName() + "\" " + describe(thread) + "\n")
 				.collect(Collectors.joining("\n"));
 	}
 
-	private static String describe(ThreadInfo thread) {
-		StringBuilder text = new StringBuilder("\"").append(thread.getThreadName()).append("\" ")
-				.append(thread.getThreadState());
+	/** One thread's state, the lock it waits for and who holds it, and its stack, a frame a line. */
+	static String describe(ThreadInfo thread) {
+		StringBuilder text = new StringBuilder().append(thread.getThreadState());
 		if (thread.getLockName() != null) {
 			text.append(" on ").append(thread.getLockName());
 		}
@@ -30,6 +30,6 @@ final class ThreadDump {
 		for (StackTraceElement frame : thread.getStackTrace()) {
 			text.append("\n\tat ").append(frame);
 		}
-		return text.append('\n').toString();
+		return text.toString();
 	}
 }
