@@ -204,6 +204,24 @@ waitfor() { # what timeout cmd...
   for ((i = 0; i < to * 5; i++)); do "$@" >/dev/null 2>&1 && { ts "$what"; return 0; }; sleep 0.2; done
   ts "TIMEOUT waiting for $what"; return 1
 }
+# A cluster whose namespace holder is gone was not taken down (its run was killed): what is left of it goes, so this
+# one starts fresh (the old etcd would bring back that run's namespaces and pods). Its pid files may name unrelated
+# processes by now: only one still running the program it names is stopped.
+stage_leftovers() {
+alive "$(holder_pid)" && return 0
+local f n p
+for f in "$R"/*.pid; do
+  [ -e "$f" ] || continue
+  n=$(basename "$f" .pid); p=$(cat "$f" 2>/dev/null)
+  if alive "$p" && tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null | grep -q -- "$n"; then kill -9 "$p" 2>/dev/null; fi
+  rm -f "$f"
+done
+if [ -d "$K/etcd/member" ] && ! grep -q "$K/" /proc/mounts; then
+  ts "removing the state of a cluster that was not taken down"
+  rm -rf "$K/containerd/root" "$K/containerd/state" "$K/containerd/opt" "$K/etcd" "$K/kubelet" \
+         "$K/cni/ipam" "$K/ns" "$K/cm-volume-plugins" "$SOCK" "$SOCK.ttrpc"
+fi
+}
 stage_ns() {
 if ! alive "$(holder_pid)"; then
   rm -f "$R/ns.ready"
@@ -299,5 +317,5 @@ waitfor "default service account" 60 kubectl --kubeconfig "$ETC/admin-host.kubec
 ts "cluster up; kubectl: $BIN/kubectl --kubeconfig $ETC/admin-host.kubeconfig"
 }
 if [ $# -gt 0 ]; then for s in "$@"; do "stage_$s"; done; exit 0; fi
-stage_packages; stage_build; stage_images; stage_config; stage_ns; stage_containerd; stage_ctrtest; stage_control_plane
+stage_leftovers; stage_packages; stage_build; stage_images; stage_config; stage_ns; stage_containerd; stage_ctrtest; stage_control_plane
 stage_kubelet; stage_wait
