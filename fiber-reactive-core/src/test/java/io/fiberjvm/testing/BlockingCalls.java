@@ -23,9 +23,18 @@ public final class BlockingCalls {
 		}
 	}
 
-	private static final List<Call> CALLS = new ArrayList<>();
+	/** A recorded call, and whether a test claimed it. */
+	private static final class Entry {
 
-	private static final List<Boolean> CLAIMED = new ArrayList<>();
+		final Call call;
+		boolean claimed;
+
+		Entry(Call call) {
+			this.call = call;
+		}
+	}
+
+	private static final List<Entry> CALLS = new ArrayList<>();
 
 	private BlockingCalls() {
 	}
@@ -42,8 +51,7 @@ public final class BlockingCalls {
 			else {
 				text.append("\t(stack not kept: ").append(KEPT_WITH_STACKS).append(" calls were recorded before this one)\n");
 			}
-			CALLS.add(new Call(thread.getName(), method, text.toString()));
-			CLAIMED.add(false);
+			CALLS.add(new Entry(new Call(thread.getName(), method, text.toString())));
 		}
 	}
 
@@ -55,9 +63,9 @@ public final class BlockingCalls {
 	/** The calls recorded from the {@code mark}-th on and not claimed. */
 	public static synchronized List<Call> since(int mark) {
 		List<Call> calls = new ArrayList<>();
-		for (int i = Math.min(mark, CALLS.size()); i < CALLS.size(); i++) {
-			if (!CLAIMED.get(i)) {
-				calls.add(CALLS.get(i));
+		for (Entry entry : CALLS.subList(Math.min(mark, CALLS.size()), CALLS.size())) {
+			if (!entry.claimed) {
+				calls.add(entry.call);
 			}
 		}
 		return calls;
@@ -66,10 +74,10 @@ public final class BlockingCalls {
 	/** Claims the calls from the {@code mark}-th on that {@code expected} matches, for a test that made them on purpose. */
 	public static synchronized List<Call> claim(int mark, Predicate<Call> expected) {
 		List<Call> claimed = new ArrayList<>();
-		for (int i = Math.min(mark, CALLS.size()); i < CALLS.size(); i++) {
-			if (!CLAIMED.get(i) && expected.test(CALLS.get(i))) {
-				CLAIMED.set(i, true);
-				claimed.add(CALLS.get(i));
+		for (Entry entry : CALLS.subList(Math.min(mark, CALLS.size()), CALLS.size())) {
+			if (!entry.claimed && expected.test(entry.call)) {
+				entry.claimed = true;
+				claimed.add(entry.call);
 			}
 		}
 		return claimed;

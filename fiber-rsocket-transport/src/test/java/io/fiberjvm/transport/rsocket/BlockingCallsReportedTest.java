@@ -13,7 +13,7 @@ import io.fiberjvm.testing.BlockingCalls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
-/** A test that blocks a non-blocking thread fails, naming the call and who made it; one that does not, passes. */
+/** A test that blocks a non-blocking thread fails, naming the call and who made it; one that blocks its own thread passes. */
 class BlockingCallsReportedTest {
 
 	/** Run only through the test kit below; the build's own run leaves nested classes out. */
@@ -28,8 +28,9 @@ class BlockingCallsReportedTest {
 		}
 
 		@Test
-		void sleepsOnItsOwnThread() throws InterruptedException {
-			Thread.sleep(1);
+		void waitsOnItsOwnThread() {
+			// A blocking wait on the test's own thread, which may block.
+			Mono.delay(Duration.ofMillis(1)).block(Duration.ofSeconds(10));
 		}
 	}
 
